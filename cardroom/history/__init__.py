@@ -1,0 +1,1 @@
+"""Hand histories: file formats (PHH, PokerStars text), replay and deck proofs."""
