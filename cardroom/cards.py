@@ -16,12 +16,34 @@ Card = NewType("Card", int)
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = (
-    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight",
-    "Nine", "Ten", "Jack", "Queen", "King", "Ace",
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
 )
 RANK_PLURALS = (
-    "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
-    "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces",
+    "Twos",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
 )
 SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 

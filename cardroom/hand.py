@@ -1,0 +1,682 @@
+"""One hand of No-Limit Texas Hold'em as a pure state machine.
+
+The hand is given its players, blinds, antes, rules and a deck; it deals, asks the
+player to act, checks every action against ``legal_actions()`` and ends with every
+pot awarded. It reads no clock, draws no random numbers and does no I/O. Each step is
+appended to ``events``; ``to_dict``/``from_dict`` give plain data for storage.
+
+Players are held in dealing order: index 0 sits first to the button's left and, when
+the button's seat is occupied, the last index is the button. (This is also the PHH
+player order.) The outside world names players by table seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from cardroom.actions import (
+    Action,
+    ActionKind,
+    ActionNotAllowed,
+    AmountOutOfRange,
+    HandIsOver,
+    LegalActions,
+    NotYourTurn,
+)
+from cardroom.cards import card_text, check_distinct
+from cardroom.evaluator import evaluate7, hand_name
+from cardroom.events import (
+    BetReturned,
+    BlindPosted,
+    BoardDealt,
+    CardBurned,
+    Event,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HoleCardDealt,
+    PlayerActed,
+    PotAwarded,
+    event_from_dict,
+    event_to_dict,
+)
+from cardroom.pots import side_pots, split
+from cardroom.rules import MinRaise, Rules, Showdown
+
+
+class Street(IntEnum):
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+    COMPLETE = 4
+
+
+STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
+
+
+class SetupError(ValueError):
+    """Players, blinds or deck that cannot make a hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Who is dealt in and what they post. ``seats`` and ``stacks`` are in any seat
+    order; the hand sorts them into dealing order from ``button_seat``, which may be
+    an empty seat (dead button). ``small_blind_seat`` is None when no small blind is
+    posted (a dead small blind). ``ante`` is posted by everyone, or only by the big
+    blind when ``big_blind_ante`` is set."""
+
+    seats: tuple[int, ...]
+    stacks: tuple[int, ...]
+    button_seat: int
+    small_blind_seat: int | None
+    big_blind_seat: int
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+
+    @classmethod
+    def simple(
+        cls,
+        stacks: Sequence[int],
+        small_blind: int,
+        big_blind: int,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+    ) -> HandSetup:
+        """Seats 1..n in dealing order with the button on the last: seat 1 posts the
+        small blind and seat 2 the big blind; heads-up, seat 2 is the button and posts
+        the small blind and seat 1 the big blind (the PHH convention)."""
+        n = len(stacks)
+        seats = tuple(range(1, n + 1))
+        if n == 2:
+            return cls(seats, tuple(stacks), 2, 2, 1, small_blind, big_blind, ante, big_blind_ante)
+        return cls(seats, tuple(stacks), n, 1, 2, small_blind, big_blind, ante, big_blind_ante)
+
+    def validate(self) -> None:
+        n = len(self.seats)
+        if not 2 <= n <= 10:
+            raise SetupError("A hand needs 2 to 10 players.")
+        if len(self.stacks) != n:
+            raise SetupError("Give one stack for each seat.")
+        if len(set(self.seats)) != n:
+            raise SetupError("Two players cannot share a seat.")
+        if any(s <= 0 for s in self.stacks):
+            raise SetupError("Every player dealt in needs chips.")
+        if self.big_blind <= 0 or self.small_blind < 0 or self.ante < 0:
+            raise SetupError("Blinds and antes must be whole chips, the big blind at least 1.")
+        if self.small_blind > self.big_blind:
+            raise SetupError("The small blind cannot be larger than the big blind.")
+        if self.big_blind_seat not in self.seats:
+            raise SetupError("The big blind must be posted by a player in the hand.")
+        if self.small_blind_seat is not None and self.small_blind_seat not in self.seats:
+            raise SetupError("The small blind must be posted by a player in the hand.")
+        if self.small_blind_seat == self.big_blind_seat:
+            raise SetupError("One player cannot post both blinds.")
+
+
+class Hand:
+    """The state of one hand. Create it with ``Hand.start``."""
+
+    # Plain attributes rather than a dataclass: the simulator runs thousands of hands a
+    # second and every attribute access counts.
+    rules: Rules
+    setup: HandSetup
+    seats: list[int]
+    starting_stacks: list[int]
+    stacks: list[int]
+    bets: list[int]
+    contributed: list[int]
+    folded: list[bool]
+    hole: list[list[int]]
+    board: list[int]
+    deck: list[int]
+    deck_pos: int
+    street: Street
+    to_act: int  # index of the player to act, -1 when nobody is
+    small_blind_index: int  # -1 for a dead small blind
+    big_blind_index: int
+    current_bet: int
+    last_full_raise: int
+    raises: int
+    full_raise_seq: int
+    acted: list[bool]
+    acted_bet: list[int]
+    acted_seq: list[int]
+    river_aggressor: int
+    ran_out: bool
+    events: list[Event]
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def start(cls, rules: Rules, setup: HandSetup, deck: Sequence[int]) -> Hand:
+        """Post antes and blinds, deal the hole cards and find the first to act."""
+        setup.validate()
+        if len(deck) < 2 * len(setup.seats) + 8:
+            raise SetupError("The deck is too short for this many players.")
+        check_distinct(deck)
+        hand = cls.__new__(cls)
+        hand.rules = rules
+        hand.setup = setup
+        # dealing order: seats after the button's seat, clockwise, the button last
+        order = sorted(
+            range(len(setup.seats)),
+            key=lambda i: (setup.seats[i] <= setup.button_seat, setup.seats[i]),
+        )
+        hand.seats = [setup.seats[i] for i in order]
+        hand.starting_stacks = [setup.stacks[i] for i in order]
+        n = len(order)
+        hand.stacks = list(hand.starting_stacks)
+        hand.bets = [0] * n
+        hand.contributed = [0] * n
+        hand.folded = [False] * n
+        hand.hole = [[] for _ in range(n)]
+        hand.board = []
+        hand.deck = list(deck)
+        hand.deck_pos = 0
+        hand.street = Street.PREFLOP
+        hand.to_act = -1
+        hand.small_blind_index = (
+            -1 if setup.small_blind_seat is None else hand.seats.index(setup.small_blind_seat)
+        )
+        hand.big_blind_index = hand.seats.index(setup.big_blind_seat)
+        hand.current_bet = 0
+        hand.last_full_raise = setup.big_blind
+        hand.raises = 0
+        hand.full_raise_seq = 0
+        hand.acted = [False] * n
+        hand.acted_bet = [0] * n
+        hand.acted_seq = [0] * n
+        hand.river_aggressor = -1
+        hand.ran_out = False
+        hand.events = []
+        hand._post_forced_bets()
+        hand._deal_hole_cards()
+        hand._begin_betting(hand.big_blind_index + 1)
+        return hand
+
+    def _post(self, i: int, blind: str, amount: int, *, dead: bool) -> None:
+        amount = min(amount, self.stacks[i])
+        if amount <= 0:
+            return
+        self.stacks[i] -= amount
+        self.contributed[i] += amount
+        if not dead:
+            self.bets[i] += amount
+        self.events.append(BlindPosted(self.seats[i], blind, amount, self.stacks[i] == 0))
+
+    def _post_forced_bets(self) -> None:
+        s = self.setup
+        bb = self.big_blind_index
+        # Antes go in before the blinds; a big-blind ante comes after the big blind
+        # itself, so a short big blind covers the live blind first (TDA practice).
+        if s.ante and not s.big_blind_ante:
+            for i in range(len(self.seats)):
+                self._post(i, "ante", s.ante, dead=True)
+        if self.small_blind_index >= 0:
+            self._post(self.small_blind_index, "small_blind", s.small_blind, dead=False)
+        self._post(bb, "big_blind", s.big_blind, dead=False)
+        if s.ante and s.big_blind_ante:
+            self._post(bb, "ante", s.ante, dead=True)
+        self.current_bet = max(self.bets)
+
+    def _draw(self) -> int:
+        card = self.deck[self.deck_pos]
+        self.deck_pos += 1
+        return card
+
+    def _deal_hole_cards(self) -> None:
+        # one card at a time from the button's left, two rounds
+        for _ in range(2):
+            for i in range(len(self.seats)):
+                card = self._draw()
+                self.hole[i].append(card)
+                self.events.append(HoleCardDealt(self.seats[i], card))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.street == Street.COMPLETE
+
+    @property
+    def seat_to_act(self) -> int | None:
+        return None if self.to_act < 0 else self.seats[self.to_act]
+
+    @property
+    def pot(self) -> int:
+        """Every chip put in this hand, bets in front of players included."""
+        return sum(self.contributed)
+
+    def index_of(self, seat: int) -> int:
+        try:
+            return self.seats.index(seat)
+        except ValueError:
+            raise NotYourTurn(f"Seat {seat} is not in this hand.") from None
+
+    def _to_match(self, i: int) -> int:
+        """The bet player i must match. Pre-flop under BGC 6a a call is at least a full
+        big blind, even against a short all-in big blind, unless everyone else is
+        all in."""
+        bet = self.current_bet
+        if (
+            self.street == Street.PREFLOP
+            and bet < self.setup.big_blind
+            and self.rules.full_big_blind_call
+            and self._others_with_chips(i)
+        ):
+            return self.setup.big_blind
+        return bet
+
+    def _others_with_chips(self, i: int) -> bool:
+        folded, stacks = self.folded, self.stacks
+        return any(k != i and not folded[k] and stacks[k] > 0 for k in range(len(stacks)))
+
+    def _increment(self) -> int:
+        """The smallest full raise (or bet) size."""
+        bb = self.setup.big_blind
+        if self.rules.min_raise is MinRaise.BIG_BLIND:
+            return bb
+        return max(self.last_full_raise, bb)
+
+    def _reopened(self, i: int) -> bool:
+        """May player i raise? Always before they have acted this round; afterwards only
+        once a full raise (or, where the rules say so, several short all-ins adding up
+        to one) has come since they last acted."""
+        if not self.acted[i] or self.full_raise_seq > self.acted_seq[i]:
+            return True
+        if self.rules.short_all_ins_add_up:
+            return self._to_match(i) - self.acted_bet[i] >= self._increment()
+        return False
+
+    def _capped(self) -> bool:
+        cap = self.rules.raise_cap
+        if cap is None or self.raises < cap:
+            return False
+        return self.folded.count(False) > 2  # heads-up, raises are unlimited
+
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do, with the bounds of a bet or raise."""
+        i = self.to_act
+        if i < 0:
+            raise HandIsOver("Nobody is to act: the hand is over.")
+        stack = self.stacks[i]
+        bet = self.bets[i]
+        match = self._to_match(i)
+        to_call = max(0, match - bet)
+        total = bet + stack
+        can_bet = can_raise = False
+        min_to = max_to = 0
+        if total > match and self._others_with_chips(i) and self._reopened(i):
+            if match == 0:
+                can_bet = True
+                min_to = min(self._increment(), total)
+                max_to = total
+            else:
+                full = match + self._increment()
+                if not self._capped():
+                    can_raise = True
+                    min_to = min(full, total)
+                    max_to = total
+                elif total < full:  # a short all-in is not a raise, even after the cap
+                    can_raise = True
+                    min_to = max_to = total
+        can_all_in = can_bet or can_raise or to_call > 0
+        return LegalActions(
+            seat=self.seats[i],
+            stack=stack,
+            bet=bet,
+            to_call=to_call,
+            can_fold=to_call > 0,
+            can_check=to_call == 0,
+            can_call=to_call > 0,
+            call_amount=min(to_call, stack),
+            can_bet=can_bet,
+            can_raise=can_raise,
+            min_to=min_to,
+            max_to=max_to,
+            can_all_in=can_all_in and (can_bet or can_raise or stack <= to_call),
+            all_in_to=total,
+        )
+
+    # ------------------------------------------------------------------ actions
+
+    def act(self, action: Action, seat: int | None = None, *, timed_out: bool = False) -> None:
+        """Apply the action of the player to act (``seat``, if given, must be theirs)."""
+        i = self.to_act
+        if i < 0:
+            raise HandIsOver("The hand is over: no more actions.")
+        if seat is not None and seat != self.seats[i]:
+            raise NotYourTurn(f"It is seat {self.seats[i]}'s turn, not seat {seat}'s.")
+        legal = self.legal_actions()
+        kind = action.kind
+        if kind is ActionKind.ALL_IN:
+            if not legal.can_all_in:
+                raise ActionNotAllowed(_refusal(legal, "go all in"))
+            if legal.stack <= legal.to_call:
+                kind, to = ActionKind.CALL, legal.all_in_to
+            else:
+                kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+                to = legal.all_in_to
+        elif kind is ActionKind.FOLD:
+            if not legal.can_fold:
+                raise ActionNotAllowed("You can check for free, so folding is not allowed.")
+            self._fold(i, timed_out)
+            return
+        elif kind is ActionKind.CHECK:
+            if not legal.can_check:
+                raise ActionNotAllowed(f"You cannot check: {legal.to_call} to call.")
+            self._put(i, "check", 0, timed_out)
+            return
+        elif kind is ActionKind.CALL:
+            if not legal.can_call:
+                raise ActionNotAllowed("There is nothing to call: check instead.")
+            to = legal.bet + legal.call_amount
+        else:
+            allowed = legal.can_bet if kind is ActionKind.BET else legal.can_raise
+            if not allowed:
+                raise ActionNotAllowed(_refusal(legal, str(kind)))
+            if action.amount is None:
+                raise AmountOutOfRange(f"Say how much to {kind} to.")
+            to = action.amount
+            if not legal.min_to <= to <= legal.max_to:
+                raise AmountOutOfRange(
+                    f"You can {kind} to between {legal.min_to} and {legal.max_to}, not {to}."
+                )
+        self._bet_to(i, kind, to, legal, timed_out)
+
+    def time_out(self) -> None:
+        """The clock acts: check if that is free, otherwise fold."""
+        legal = self.legal_actions()
+        self.act(Action.check() if legal.can_check else Action.fold(), timed_out=True)
+
+    def _fold(self, i: int, timed_out: bool) -> None:
+        self.folded[i] = True
+        self.acted[i] = True
+        self.events.append(PlayerActed(self.seats[i], "fold", 0, self.bets[i], False, timed_out))
+        self._advance(i)
+
+    def _put(self, i: int, action: str, amount: int, timed_out: bool) -> None:
+        self.stacks[i] -= amount
+        self.bets[i] += amount
+        self.contributed[i] += amount
+        if self.bets[i] > self.current_bet:  # a full-BB call under BGC 6a lifts the bet
+            self.current_bet = self.bets[i]
+        self.acted[i] = True
+        self.acted_bet[i] = max(self.current_bet, self.bets[i])
+        self.acted_seq[i] = self.full_raise_seq
+        self.events.append(
+            PlayerActed(self.seats[i], action, amount, self.bets[i], self.stacks[i] == 0, timed_out)
+        )
+        self._advance(i)
+
+    def _bet_to(
+        self, i: int, kind: ActionKind, to: int, legal: LegalActions, timed_out: bool
+    ) -> None:
+        if kind is ActionKind.CALL:
+            self._put(i, "call", to - legal.bet, timed_out)
+            return
+        match = legal.bet + legal.to_call
+        size = to - match
+        if size >= self._increment():  # a full bet or raise
+            if match > 0:
+                self.raises += 1  # the opening bet after the flop is not a raise
+            self.last_full_raise = size
+            self.full_raise_seq += 1
+        if self.street == Street.RIVER:
+            self.river_aggressor = i
+        self.current_bet = max(self.current_bet, to)
+        self._put(i, str(kind), to - legal.bet, timed_out)
+
+    def fold_out_of_turn(self, seat: int) -> None:
+        """An admin folds an inactive player at once; chips already in stay in the pot."""
+        i = self.index_of(seat)
+        if self.is_over:
+            raise HandIsOver("The hand is over.")
+        if self.folded[i]:
+            raise ActionNotAllowed(f"Seat {seat} has already folded.")
+        if i == self.to_act:
+            self._fold(i, False)
+            return
+        self.folded[i] = True
+        self.events.append(PlayerActed(seat, "fold", 0, self.bets[i], False, False))
+        if self.folded.count(False) == 1:
+            self.to_act = -1
+            self._end_round()
+        else:  # the player to act may no longer have anyone to bet against
+            self._begin_betting(self.to_act)
+
+    # ---------------------------------------------------------------- progress
+
+    def _needs_action(self, j: int) -> bool:
+        if self.folded[j] or self.stacks[j] == 0:
+            return False
+        if self.bets[j] < self._to_match(j):
+            return True
+        return not self.acted[j] and self._others_with_chips(j)
+
+    def _begin_betting(self, first: int) -> None:
+        n = len(self.seats)
+        for k in range(n):
+            j = (first + k) % n
+            if self._needs_action(j):
+                self.to_act = j
+                return
+        self.to_act = -1
+        self._end_round()
+
+    def _advance(self, i: int) -> None:
+        if self.folded.count(False) == 1:
+            self.to_act = -1
+            self._end_round()
+            return
+        n = len(self.seats)
+        for k in range(1, n + 1):
+            j = (i + k) % n
+            if self._needs_action(j):
+                self.to_act = j
+                return
+        self.to_act = -1
+        self._end_round()
+
+    def _return_uncalled(self) -> None:
+        bets = self.bets
+        top = max(bets)
+        if top == 0:
+            return
+        leaders = [i for i, b in enumerate(bets) if b == top]
+        if len(leaders) > 1:
+            return
+        i = leaders[0]
+        second = max(b for k, b in enumerate(bets) if k != i)
+        excess = top - second
+        bets[i] -= excess
+        self.stacks[i] += excess
+        self.contributed[i] -= excess
+        self.events.append(BetReturned(self.seats[i], excess))
+
+    def _end_round(self) -> None:
+        self._return_uncalled()
+        n = len(self.seats)
+        self.bets = [0] * n
+        live = [i for i in range(n) if not self.folded[i]]
+        if len(live) == 1:
+            self._award_uncontested(live[0])
+            return
+        with_chips = sum(1 for i in live if self.stacks[i] > 0)
+        if self.street == Street.RIVER:
+            self._showdown()
+            return
+        if with_chips < 2:
+            # nobody can bet against anyone: deal the board out
+            self.ran_out = True
+            while self.street < Street.RIVER:
+                self._deal_street()
+            self._showdown()
+            return
+        self._deal_street()
+        self.current_bet = 0
+        self.last_full_raise = self.setup.big_blind
+        self.raises = 0
+        self.acted = [False] * n
+        self.acted_bet = [0] * n
+        self._begin_betting(0)
+
+    def _deal_street(self) -> None:
+        self.street = Street(self.street + 1)
+        self.events.append(CardBurned(self._draw()))
+        count = 3 if self.street == Street.FLOP else 1
+        cards = tuple(self._draw() for _ in range(count))
+        self.board.extend(cards)
+        self.events.append(BoardDealt(STREET_NAMES[self.street], cards))
+
+    def _award_uncontested(self, winner: int) -> None:
+        amount = sum(self.contributed)
+        self.stacks[winner] += amount
+        self.events.append(PotAwarded(0, amount, (self.seats[winner],), (amount,), ""))
+        self._finish()
+
+    def _showdown(self) -> None:
+        n = len(self.seats)
+        board = self.board
+        live = [i for i in range(n) if not self.folded[i]]
+        ranks = {i: evaluate7(*self.hole[i], *board) for i in live}
+        pots = side_pots(self.contributed, self.folded)
+        first = self.river_aggressor if self.river_aggressor in ranks else live[0]
+        start = live.index(first)
+        order = live[start:] + live[:start]
+        reveal_all = self.rules.showdown is Showdown.SIMULTANEOUS or self.ran_out
+        shown: list[int] = []
+        for i in order:
+            if reveal_all or not shown or self._could_win(i, ranks, pots, shown):
+                shown.append(i)
+                cards = tuple(self.hole[i])
+                self.events.append(HandShown(self.seats[i], cards, ranks[i], hand_name(ranks[i])))
+            else:
+                self.events.append(HandMucked(self.seats[i]))
+        contenders = set(shown)
+        for number, pot in enumerate(pots):
+            eligible = [i for i in pot.eligible if i in contenders]
+            if len(pot.eligible) == 1:
+                eligible = list(pot.eligible)
+            best = max(ranks[i] for i in eligible)
+            winners = sorted(i for i in eligible if ranks[i] == best)
+            shares = split(pot.amount, winners)
+            for i, share in zip(winners, shares, strict=True):
+                self.stacks[i] += share
+            name = hand_name(best) if len(pot.eligible) > 1 else ""
+            self.events.append(
+                PotAwarded(
+                    number,
+                    pot.amount,
+                    tuple(self.seats[i] for i in winners),
+                    tuple(shares),
+                    name,
+                )
+            )
+        self._finish()
+
+    @staticmethod
+    def _could_win(i: int, ranks: dict[int, int], pots: Sequence[Any], shown: list[int]) -> bool:
+        """Ordered showdown: show only a hand that can still win or tie some pot."""
+        for pot in pots:
+            if i not in pot.eligible:
+                continue
+            rivals = [ranks[k] for k in shown if k in pot.eligible]
+            if not rivals or ranks[i] >= max(rivals):
+                return True
+        return False
+
+    def _finish(self) -> None:
+        self.street = Street.COMPLETE
+        self.to_act = -1
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+    # ---------------------------------------------------------------- results
+
+    def final_stacks_by_seat(self) -> dict[int, int]:
+        return dict(zip(self.seats, self.stacks, strict=True))
+
+    def hole_cards_text(self, seat: int) -> str:
+        return "".join(card_text(c) for c in self.hole[self.index_of(seat)])
+
+    # ---------------------------------------------------------------- plain data
+
+    _STATE_FIELDS = (
+        "seats", "starting_stacks", "stacks", "bets", "contributed", "folded", "hole",
+        "board", "deck", "deck_pos", "to_act", "small_blind_index", "big_blind_index",
+        "current_bet", "last_full_raise", "raises", "full_raise_seq", "acted",
+        "acted_bet", "acted_seq", "river_aggressor", "ran_out",
+    )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {name: _plain(getattr(self, name)) for name in self._STATE_FIELDS}
+        data["street"] = int(self.street)
+        data["rules"] = self.rules.to_dict()
+        data["setup"] = {
+            "seats": list(self.setup.seats),
+            "stacks": list(self.setup.stacks),
+            "button_seat": self.setup.button_seat,
+            "small_blind_seat": self.setup.small_blind_seat,
+            "big_blind_seat": self.setup.big_blind_seat,
+            "small_blind": self.setup.small_blind,
+            "big_blind": self.setup.big_blind,
+            "ante": self.setup.ante,
+            "big_blind_ante": self.setup.big_blind_ante,
+        }
+        data["events"] = [event_to_dict(e) for e in self.events]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hand:
+        hand = cls.__new__(cls)
+        hand.rules = Rules.from_dict(data["rules"])
+        setup = dict(data["setup"])
+        setup["seats"] = tuple(setup["seats"])
+        setup["stacks"] = tuple(setup["stacks"])
+        hand.setup = HandSetup(**setup)
+        for name in cls._STATE_FIELDS:
+            setattr(hand, name, _plain(data[name]))
+        hand.street = Street(data["street"])
+        hand.events = [event_from_dict(e) for e in data["events"]]
+        return hand
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _refusal(legal: LegalActions, what: str) -> str:
+    if legal.to_call and legal.stack <= legal.to_call:
+        return f"You cannot {what}: you have only enough to call."
+    return f"You cannot {what} now: the betting is not open to you."
+
+
+def arrange_deck(hole: Sequence[Sequence[int] | None], board: Sequence[int] = ()) -> list[int]:
+    """A deck that deals the given cards: ``hole[i]`` to the i-th player in dealing
+    order (None or fewer than two cards: any unused cards) and ``board`` as flop,
+    turn and river. Burns and unknown cards are the unused cards in deck order.
+    Used to replay recorded hands and to set up worked examples."""
+    wanted = [c for cards in hole if cards for c in cards] + list(board)
+    check_distinct(wanted)
+    spare = iter([c for c in range(52) if c not in set(wanted)])
+    n = len(hole)
+    deck: list[int] = []
+    for round_ in range(2):
+        for i in range(n):
+            cards = hole[i]
+            deck.append(cards[round_] if cards and len(cards) > round_ else next(spare))
+    for start, count in ((0, 3), (3, 1), (4, 1)):
+        deck.append(next(spare))  # the burn
+        for k in range(start, start + count):
+            deck.append(board[k] if k < len(board) else next(spare))
+    deck.extend(spare)
+    return deck
