@@ -132,6 +132,7 @@ class Hand:
     stacks: list[int]
     bets: list[int]
     contributed: list[int]
+    dead: list[int]  # the part of contributed that is dead money (a big-blind ante)
     folded: list[bool]
     hole: list[list[int]]
     board: list[int]
@@ -175,6 +176,7 @@ class Hand:
         hand.stacks = list(hand.starting_stacks)
         hand.bets = [0] * n
         hand.contributed = [0] * n
+        hand.dead = [0] * n
         hand.folded = [False] * n
         hand.hole = [[] for _ in range(n)]
         hand.board = []
@@ -201,14 +203,19 @@ class Hand:
         hand._begin_betting(hand.big_blind_index + 1)
         return hand
 
-    def _post(self, i: int, blind: str, amount: int, *, dead: bool) -> None:
+    def _post(self, i: int, blind: str, amount: int) -> None:
+        """Post a forced bet. Blinds are bets; antes are not. Everyone's ante is a
+        contribution like any other, but a big-blind ante is dead money: it goes to
+        the main pot and is not a contribution that anyone must match."""
         amount = min(amount, self.stacks[i])
         if amount <= 0:
             return
         self.stacks[i] -= amount
         self.contributed[i] += amount
-        if not dead:
+        if blind != "ante":
             self.bets[i] += amount
+        elif self.setup.big_blind_ante:
+            self.dead[i] += amount
         self.events.append(BlindPosted(self.seats[i], blind, amount, self.stacks[i] == 0))
 
     def _post_forced_bets(self) -> None:
@@ -218,12 +225,12 @@ class Hand:
         # itself, so a short big blind covers the live blind first (TDA practice).
         if s.ante and not s.big_blind_ante:
             for i in range(len(self.seats)):
-                self._post(i, "ante", s.ante, dead=True)
+                self._post(i, "ante", s.ante)
         if self.small_blind_index >= 0:
-            self._post(self.small_blind_index, "small_blind", s.small_blind, dead=False)
-        self._post(bb, "big_blind", s.big_blind, dead=False)
+            self._post(self.small_blind_index, "small_blind", s.small_blind)
+        self._post(bb, "big_blind", s.big_blind)
         if s.ante and s.big_blind_ante:
-            self._post(bb, "ante", s.ante, dead=True)
+            self._post(bb, "ante", s.ante)
         self.current_bet = max(self.bets)
 
     def _draw(self) -> int:
@@ -547,7 +554,8 @@ class Hand:
         board = self.board
         live = [i for i in range(n) if not self.folded[i]]
         ranks = {i: evaluate7(*self.hole[i], *board) for i in live}
-        pots = side_pots(self.contributed, self.folded)
+        live_money = [c - d for c, d in zip(self.contributed, self.dead, strict=True)]
+        pots = side_pots(live_money, self.folded, sum(self.dead))
         first = self.river_aggressor if self.river_aggressor in ranks else live[0]
         start = live.index(first)
         order = live[start:] + live[:start]
@@ -609,7 +617,7 @@ class Hand:
     # ---------------------------------------------------------------- plain data
 
     _STATE_FIELDS = (
-        "seats", "starting_stacks", "stacks", "bets", "contributed", "folded", "hole",
+        "seats", "starting_stacks", "stacks", "bets", "contributed", "dead", "folded", "hole",
         "board", "deck", "deck_pos", "to_act", "small_blind_index", "big_blind_index",
         "current_bet", "last_full_raise", "raises", "full_raise_seq", "acted",
         "acted_bet", "acted_seq", "river_aggressor", "ran_out",

@@ -16,12 +16,14 @@ class Pot:
     eligible: tuple[int, ...]  # players (indices) who can win it
 
 
-def side_pots(contributed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
+def side_pots(contributed: Sequence[int], folded: Sequence[bool], dead_money: int = 0) -> list[Pot]:
     """Pots from each player's total contribution, main pot first.
 
     Each level is a live player's contribution: the main pot holds everything up to
     the smallest, each further level forms a side pot that only those who covered it
     can win. Chips a folded player put in above the last live level join the last pot.
+    ``dead_money`` (a big-blind ante) is not anyone's contribution: it all goes into
+    the main pot.
     """
     live_levels = sorted({c for c, f in zip(contributed, folded, strict=True) if not f and c > 0})
     pots: list[Pot] = []
@@ -43,6 +45,12 @@ def side_pots(contributed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
         else:  # nobody live put anything in: the chips go to whoever is live
             live = tuple(i for i, f in enumerate(folded) if not f)
             pots.append(Pot(leftover, live))
+    if dead_money:
+        if pots:
+            main = pots[0]
+            pots[0] = Pot(main.amount + dead_money, main.eligible)
+        else:
+            pots.append(Pot(dead_money, tuple(i for i, f in enumerate(folded) if not f)))
     return pots
 
 
