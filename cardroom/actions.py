@@ -3,8 +3,8 @@ the errors an illegal action raises (each with a sentence a player can read)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class ActionKind(StrEnum):
@@ -16,8 +16,7 @@ class ActionKind(StrEnum):
     ALL_IN = "all_in"
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     kind: ActionKind
     amount: int | None = None  # for bet and raise: the player's total bet in the round
 
@@ -46,8 +45,7 @@ class Action:
         return cls(ActionKind.ALL_IN)
 
 
-@dataclass(frozen=True, slots=True)
-class LegalActions:
+class LegalActions(NamedTuple):
     """The answer to "what may the player to act do?".
 
     ``min_to``/``max_to`` bound the total bet of a bet or raise (both 0 when neither

@@ -12,6 +12,7 @@ player order.) The outside world names players by table seat.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -46,6 +47,9 @@ from cardroom.events import (
 from cardroom.pots import side_pots, split
 from cardroom.rules import MinRaise, Rules, Showdown
 
+# 7,462 distinct ranks: name each once
+_hand_name = functools.cache(hand_name)
+
 
 class Street(IntEnum):
     PREFLOP = 0
@@ -56,6 +60,7 @@ class Street(IntEnum):
 
 
 STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
+_NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
 
 
 class SetupError(ValueError):
@@ -152,6 +157,10 @@ class Hand:
     river_aggressor: int
     ran_out: bool
     events: list[Event]
+    # derived, kept up to date because every query needs them
+    _live: int  # players who have not folded
+    _with_chips: int  # players who have not folded and still have chips behind
+    _legal: LegalActions | None  # the answer for the player to act, once asked
 
     # ----------------------------------------------------------------- creation
 
@@ -198,7 +207,9 @@ class Hand:
         hand.river_aggressor = -1
         hand.ran_out = False
         hand.events = []
+        hand._legal = None
         hand._post_forced_bets()
+        hand._count_players()
         hand._deal_hole_cards()
         hand._begin_betting(hand.big_blind_index + 1)
         return hand
@@ -232,6 +243,13 @@ class Hand:
         if s.ante and s.big_blind_ante:
             self._post(bb, "ante", s.ante)
         self.current_bet = max(self.bets)
+
+    def _count_players(self) -> None:
+        self._live = self.folded.count(False)
+        self._with_chips = sum(
+            1 for f, s in zip(self.folded, self.stacks, strict=True) if not f and s > 0
+        )
+        self._legal = None
 
     def _draw(self) -> int:
         card = self.deck[self.deck_pos]
@@ -282,8 +300,9 @@ class Hand:
         return bet
 
     def _others_with_chips(self, i: int) -> bool:
-        folded, stacks = self.folded, self.stacks
-        return any(k != i and not folded[k] and stacks[k] > 0 for k in range(len(stacks)))
+        """Is there anyone else left who could still bet or call?"""
+        mine = 1 if not self.folded[i] and self.stacks[i] > 0 else 0
+        return self._with_chips - mine > 0
 
     def _increment(self) -> int:
         """The smallest full raise (or bet) size."""
@@ -306,10 +325,55 @@ class Hand:
         cap = self.rules.raise_cap
         if cap is None or self.raises < cap:
             return False
-        return self.folded.count(False) > 2  # heads-up, raises are unlimited
+        return self._live > 2  # heads-up, raises are unlimited
 
     def legal_actions(self) -> LegalActions:
         """What the player to act may do, with the bounds of a bet or raise."""
+        legal = self._legal
+        if legal is not None:
+            return legal
+        i = self.to_act
+        if i < 0:
+            raise HandIsOver("Nobody is to act: the hand is over.")
+        stack = self.stacks[i]
+        bet = self.bets[i]
+        match = self._to_match(i)
+        to_call = match - bet if match > bet else 0
+        total = bet + stack
+        can_bet = can_raise = False
+        min_to = max_to = 0
+        if total > match and self._others_with_chips(i) and self._reopened(i):
+            increment = self._increment()
+            if match == 0:
+                can_bet = True
+                min_to = increment if increment < total else total
+                max_to = total
+            elif not self._capped():
+                can_raise = True
+                full = match + increment
+                min_to = full if full < total else total
+                max_to = total
+            elif total < match + increment:  # a short all-in is not a raise, even capped
+                can_raise = True
+                min_to = max_to = total
+        legal = LegalActions(
+            self.seats[i],  # seat
+            stack,
+            bet,
+            to_call,
+            to_call > 0,  # can_fold
+            to_call == 0,  # can_check
+            to_call > 0,  # can_call
+            to_call if to_call < stack else stack,  # call_amount
+            can_bet,
+            can_raise,
+            min_to,
+            max_to,
+            can_bet or can_raise or 0 < stack <= to_call,  # can_all_in
+            total,  # all_in_to
+        )
+        self._legal = legal
+        return legal
         i = self.to_act
         if i < 0:
             raise HandIsOver("Nobody is to act: the hand is over.")
@@ -335,7 +399,7 @@ class Hand:
                     can_raise = True
                     min_to = max_to = total
         can_all_in = can_bet or can_raise or to_call > 0
-        return LegalActions(
+        self._legal = LegalActions(
             seat=self.seats[i],
             stack=stack,
             bet=bet,
@@ -351,6 +415,7 @@ class Hand:
             can_all_in=can_all_in and (can_bet or can_raise or stack <= to_call),
             all_in_to=total,
         )
+        return self._legal
 
     # ------------------------------------------------------------------ actions
 
@@ -363,6 +428,11 @@ class Hand:
             raise NotYourTurn(f"It is seat {self.seats[i]}'s turn, not seat {seat}'s.")
         legal = self.legal_actions()
         kind = action.kind
+        if type(kind) is not ActionKind:
+            try:
+                kind = ActionKind(kind)
+            except ValueError:
+                raise ActionNotAllowed(f"{kind!r} is not a poker action.") from None
         if kind is ActionKind.ALL_IN:
             if not legal.can_all_in:
                 raise ActionNotAllowed(_refusal(legal, "go all in"))
@@ -403,14 +473,22 @@ class Hand:
         legal = self.legal_actions()
         self.act(Action.check() if legal.can_check else Action.fold(), timed_out=True)
 
-    def _fold(self, i: int, timed_out: bool) -> None:
+    def _mark_folded(self, i: int) -> None:
         self.folded[i] = True
+        self._live -= 1
+        if self.stacks[i] > 0:
+            self._with_chips -= 1
+
+    def _fold(self, i: int, timed_out: bool) -> None:
+        self._mark_folded(i)
         self.acted[i] = True
         self.events.append(PlayerActed(self.seats[i], "fold", 0, self.bets[i], False, timed_out))
         self._advance(i)
 
     def _put(self, i: int, action: str, amount: int, timed_out: bool) -> None:
         self.stacks[i] -= amount
+        if amount and self.stacks[i] == 0:
+            self._with_chips -= 1
         self.bets[i] += amount
         self.contributed[i] += amount
         if self.bets[i] > self.current_bet:  # a full-BB call under BGC 6a lifts the bet
@@ -451,9 +529,10 @@ class Hand:
         if i == self.to_act:
             self._fold(i, False)
             return
-        self.folded[i] = True
+        self._mark_folded(i)
+        self._legal = None
         self.events.append(PlayerActed(seat, "fold", 0, self.bets[i], False, False))
-        if self.folded.count(False) == 1:
+        if self._live == 1:
             self.to_act = -1
             self._end_round()
         else:  # the player to act may no longer have anyone to bet against
@@ -469,6 +548,7 @@ class Hand:
         return not self.acted[j] and self._others_with_chips(j)
 
     def _begin_betting(self, first: int) -> None:
+        self._legal = None
         n = len(self.seats)
         for k in range(n):
             j = (first + k) % n
@@ -479,14 +559,17 @@ class Hand:
         self._end_round()
 
     def _advance(self, i: int) -> None:
-        if self.folded.count(False) == 1:
+        self._legal = None
+        if self._live == 1:
             self.to_act = -1
             self._end_round()
             return
         n = len(self.seats)
-        for k in range(1, n + 1):
-            j = (i + k) % n
-            if self._needs_action(j):
+        needs_action = self._needs_action
+        j = i
+        for _ in range(n):
+            j = j + 1 if j + 1 < n else 0
+            if needs_action(j):
                 self.to_act = j
                 return
         self.to_act = -1
@@ -495,15 +578,16 @@ class Hand:
     def _return_uncalled(self) -> None:
         bets = self.bets
         top = max(bets)
-        if top == 0:
+        if top == 0 or bets.count(top) > 1:
             return
-        leaders = [i for i, b in enumerate(bets) if b == top]
-        if len(leaders) > 1:
-            return
-        i = leaders[0]
-        second = max(b for k, b in enumerate(bets) if k != i)
+        i = bets.index(top)
+        bets[i] = 0
+        second = max(bets)
+        bets[i] = top
         excess = top - second
         bets[i] -= excess
+        if self.stacks[i] == 0 and not self.folded[i]:
+            self._with_chips += 1
         self.stacks[i] += excess
         self.contributed[i] -= excess
         self.events.append(BetReturned(self.seats[i], excess))
@@ -512,15 +596,13 @@ class Hand:
         self._return_uncalled()
         n = len(self.seats)
         self.bets = [0] * n
-        live = [i for i in range(n) if not self.folded[i]]
-        if len(live) == 1:
-            self._award_uncontested(live[0])
+        if self._live == 1:
+            self._award_uncontested(self.folded.index(False))
             return
-        with_chips = sum(1 for i in live if self.stacks[i] > 0)
         if self.street == Street.RIVER:
             self._showdown()
             return
-        if with_chips < 2:
+        if self._with_chips < 2:
             # nobody can bet against anyone: deal the board out
             self.ran_out = True
             while self.street < Street.RIVER:
@@ -536,12 +618,14 @@ class Hand:
         self._begin_betting(0)
 
     def _deal_street(self) -> None:
-        self.street = Street(self.street + 1)
-        self.events.append(CardBurned(self._draw()))
-        count = 3 if self.street == Street.FLOP else 1
-        cards = tuple(self._draw() for _ in range(count))
+        street = self.street = _NEXT_STREET[self.street]
+        pos = self.deck_pos
+        count = 3 if street == Street.FLOP else 1
+        cards = tuple(self.deck[pos + 1 : pos + 1 + count])
+        self.deck_pos = pos + 1 + count
+        self.events.append(CardBurned(self.deck[pos]))
         self.board.extend(cards)
-        self.events.append(BoardDealt(STREET_NAMES[self.street], cards))
+        self.events.append(BoardDealt(STREET_NAMES[street], cards))
 
     def _award_uncontested(self, winner: int) -> None:
         amount = sum(self.contributed)
@@ -565,7 +649,7 @@ class Hand:
             if reveal_all or not shown or self._could_win(i, ranks, pots, shown):
                 shown.append(i)
                 cards = tuple(self.hole[i])
-                self.events.append(HandShown(self.seats[i], cards, ranks[i], hand_name(ranks[i])))
+                self.events.append(HandShown(self.seats[i], cards, ranks[i], _hand_name(ranks[i])))
             else:
                 self.events.append(HandMucked(self.seats[i]))
         contenders = set(shown)
@@ -578,7 +662,7 @@ class Hand:
             shares = split(pot.amount, winners)
             for i, share in zip(winners, shares, strict=True):
                 self.stacks[i] += share
-            name = hand_name(best) if len(pot.eligible) > 1 else ""
+            name = _hand_name(best) if len(pot.eligible) > 1 else ""
             self.events.append(
                 PotAwarded(
                     number,
@@ -653,6 +737,7 @@ class Hand:
             setattr(hand, name, _plain(data[name]))
         hand.street = Street(data["street"])
         hand.events = [event_from_dict(e) for e in data["events"]]
+        hand._count_players()
         return hand
 
 

@@ -7,11 +7,10 @@ Players are indices in dealing order: index 0 sits nearest the button's left, so
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
+class Pot(NamedTuple):
     amount: int
     eligible: tuple[int, ...]  # players (indices) who can win it
 
