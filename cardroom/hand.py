@@ -374,48 +374,6 @@ class Hand:
         )
         self._legal = legal
         return legal
-        i = self.to_act
-        if i < 0:
-            raise HandIsOver("Nobody is to act: the hand is over.")
-        stack = self.stacks[i]
-        bet = self.bets[i]
-        match = self._to_match(i)
-        to_call = max(0, match - bet)
-        total = bet + stack
-        can_bet = can_raise = False
-        min_to = max_to = 0
-        if total > match and self._others_with_chips(i) and self._reopened(i):
-            if match == 0:
-                can_bet = True
-                min_to = min(self._increment(), total)
-                max_to = total
-            else:
-                full = match + self._increment()
-                if not self._capped():
-                    can_raise = True
-                    min_to = min(full, total)
-                    max_to = total
-                elif total < full:  # a short all-in is not a raise, even after the cap
-                    can_raise = True
-                    min_to = max_to = total
-        can_all_in = can_bet or can_raise or to_call > 0
-        self._legal = LegalActions(
-            seat=self.seats[i],
-            stack=stack,
-            bet=bet,
-            to_call=to_call,
-            can_fold=to_call > 0,
-            can_check=to_call == 0,
-            can_call=to_call > 0,
-            call_amount=min(to_call, stack),
-            can_bet=can_bet,
-            can_raise=can_raise,
-            min_to=min_to,
-            max_to=max_to,
-            can_all_in=can_all_in and (can_bet or can_raise or stack <= to_call),
-            all_in_to=total,
-        )
-        return self._legal
 
     # ------------------------------------------------------------------ actions
 
