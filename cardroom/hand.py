@@ -290,13 +290,9 @@ class Hand:
         big blind, even against a short all-in big blind, unless everyone else is
         all in."""
         bet = self.current_bet
-        if (
-            self.street == Street.PREFLOP
-            and bet < self.setup.big_blind
-            and self.rules.full_big_blind_call
-            and self._others_with_chips(i)
-        ):
-            return self.setup.big_blind
+        if bet < self.setup.big_blind and self.street == 0 and self.rules.full_big_blind_call:
+            if self._others_with_chips(i):
+                return self.setup.big_blind
         return bet
 
     def _others_with_chips(self, i: int) -> bool:
