@@ -67,6 +67,8 @@ def _rank_chunk(hands: NDArray[np.integer], out: NDArray[np.int32], buf: NDArray
     rows, width = hands.shape
     if (hands.dtype.kind == "i" and int(hands.min()) < 0) or int(hands.max()) > 51:
         raise ValueError("Card numbers run from 0 to 51.")
+    if hands.dtype != np.uint8:
+        hands = hands.astype(np.uint8)  # narrow columns gather faster
     key = _FIRST_KEYS.take(hands[:, 0], mode="clip")
     part = buf[:rows]
     for j in range(1, width):

@@ -1,0 +1,62 @@
+"""Settings from CARDROOM_* variables, with laptop defaults."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from cardroom.config import ConfigError, PasswordHashing, Settings
+
+
+def test_defaults_work_on_a_laptop() -> None:
+    settings = Settings.from_environ({})
+    assert settings.database_url == "sqlite:///./var/cardroom.db"
+    assert settings.starting_balance_cents == 10_000
+    assert settings.password_hashing == PasswordHashing.standard()
+    assert settings.session_lifetime == timedelta(days=14)
+
+
+def test_every_variable_is_read() -> None:
+    settings = Settings.from_environ(
+        {
+            "CARDROOM_DATABASE_URL": "postgresql+psycopg://room@db.internal/cardroom",
+            "CARDROOM_STARTING_BALANCE_CENTS": "2500",
+            "CARDROOM_PASSWORD_HASHING": "cheap",
+            "CARDROOM_SESSION_HOURS": "2",
+            "UNRELATED": "ignored",
+        }
+    )
+    assert settings == Settings(
+        database_url="postgresql+psycopg://room@db.internal/cardroom",
+        starting_balance_cents=2500,
+        password_hashing=PasswordHashing.cheap(),
+        session_lifetime=timedelta(hours=2),
+    )
+
+
+def test_empty_variables_take_the_defaults() -> None:
+    assert Settings.from_environ({"CARDROOM_DATABASE_URL": " ", "CARDROOM_SESSION_HOURS": ""}) == (
+        Settings()
+    )
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "sentence"),
+    [
+        ("CARDROOM_STARTING_BALANCE_CENTS", "100.00", "whole number"),
+        ("CARDROOM_STARTING_BALANCE_CENTS", "-1", "between 0 and"),
+        ("CARDROOM_STARTING_BALANCE_CENTS", "100000001", "between 0 and"),
+        ("CARDROOM_PASSWORD_HASHING", "none", "one of cheap, standard"),
+        ("CARDROOM_SESSION_HOURS", "0", "positive"),
+        ("CARDROOM_SESSION_HOURS", "a week", "whole number"),
+    ],
+)
+def test_bad_values_are_refused_with_a_sentence(variable: str, value: str, sentence: str) -> None:
+    with pytest.raises(ConfigError, match=sentence):
+        Settings.from_environ({variable: value})
+
+
+def test_settings_are_frozen() -> None:
+    with pytest.raises(AttributeError):
+        Settings().starting_balance_cents = 1  # type: ignore[misc]
