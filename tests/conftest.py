@@ -23,9 +23,10 @@ import pytest
 from sqlalchemy import Engine, create_engine, delete, make_url, select, text, update
 from sqlalchemy.exc import OperationalError
 
-from cardroom.config import Settings
+from cardroom.config import PasswordHashing, Settings
+from cardroom.service.context import ServiceContext
 from cardroom.store import migrate
-from cardroom.store.db import make_engine
+from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.ledger import HOUSE
 from cardroom.store.models import Base, LedgerAccount
 
@@ -155,3 +156,16 @@ class FakeClock:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def settings(db: Engine) -> Settings:
+    return Settings(
+        database_url=db.url.render_as_string(hide_password=False),
+        password_hashing=PasswordHashing.cheap(),
+    )
+
+
+@pytest.fixture
+def ctx(db: Engine, settings: Settings, clock: FakeClock) -> ServiceContext:
+    return ServiceContext(settings=settings, sessions=make_sessionmaker(db), clock=clock)

@@ -1,0 +1,323 @@
+"""Account use cases: sign up, sign in and out, passwords, sessions, roles and
+suspension.
+
+A session token is 256 random bits, shown to the client once; the database keeps only
+its SHA-256. A fast hash is enough here (unlike for passwords): nobody can guess 256
+random bits, so there is nothing for a slow hash to protect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+
+from argon2 import PasswordHasher
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from cardroom.service.admin import Actor, check_reason, record_admin_action, require_admin
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import (
+    AccountSuspended,
+    AuthenticationFailed,
+    Conflict,
+    InvalidInput,
+)
+from cardroom.service.money import open_balance
+from cardroom.service.passwords import check_new_password, password_matches
+from cardroom.service.users import (
+    RESERVED_NAMES,
+    SUSPENDED_SENTENCE,
+    UserInfo,
+    check_new_name,
+    name_key,
+    user_named,
+)
+from cardroom.store.models import Role, User, UserSession
+
+TOKEN_BYTES = 32
+
+WRONG_PASSWORD = "That name and password do not match."
+SIGN_IN_AGAIN = "Please sign in again."
+SESSION_EXPIRED = "Your session has expired; please sign in again."
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    token: str  # give this to the client; it is not stored anywhere
+    user: UserInfo
+    expires_at: datetime
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+# -- joining -----------------------------------------------------------------------
+
+
+def sign_up(ctx: ServiceContext, name: str, password: str) -> UserInfo:
+    """A new player, with the starting balance granted."""
+    check_new_name(name)
+    if name_key(name) in RESERVED_NAMES:
+        raise InvalidInput(f"The name {name!r} is reserved; please choose another.")
+    check_new_password(password)
+    password_hash = ctx.hasher.hash(password)  # slow: before the transaction opens
+    with ctx.transaction() as session:
+        return UserInfo.of(_add_user(ctx, session, name, password_hash, Role.PLAYER))
+
+
+def create_user(
+    ctx: ServiceContext,
+    actor: Actor,
+    name: str,
+    password: str,
+    *,
+    role: Role = Role.PLAYER,
+    reason: str = "Created by an admin",
+) -> UserInfo:
+    """A user made by an admin or the console: any role, and reserved names allowed
+    (the console's first admin is often called "admin")."""
+    check_new_name(name)
+    check_new_password(password)
+    why = check_reason(reason)
+    password_hash = ctx.hasher.hash(password)
+    with ctx.transaction() as session:
+        admin = require_admin(session, actor)
+        user = _add_user(ctx, session, name, password_hash, role)
+        record_admin_action(
+            session,
+            admin=admin,
+            action="create_user",
+            target=user,
+            reason=why,
+            before={},
+            after={"name": user.name, "role": user.role.value},
+            now=ctx.now(),
+        )
+        return UserInfo.of(user)
+
+
+def _add_user(
+    ctx: ServiceContext, session: Session, name: str, password_hash: str, role: Role
+) -> User:
+    now = ctx.now()
+    taken = Conflict(f"The name {name!r} is taken; please choose another.")
+    if session.scalar(select(User.id).where(User.name_key == name_key(name))) is not None:
+        raise taken
+    user = User(
+        name=name,
+        name_key=name_key(name),
+        password_hash=password_hash,
+        role=role,
+        suspended=False,
+        created_at=now,
+    )
+    session.add(user)
+    try:
+        session.flush()
+    except IntegrityError:
+        # Two sign-ups for one name at the same moment: the unique index decides.
+        raise taken from None
+    open_balance(session, user, starting_cents=ctx.settings.starting_balance_cents, now=now)
+    return user
+
+
+# -- sessions ----------------------------------------------------------------------
+
+
+@cache
+def _decoy_hash(hasher: PasswordHasher) -> str:
+    return hasher.hash("not anyone's password")
+
+
+def sign_in(ctx: ServiceContext, name: str, password: str) -> SignedIn:
+    """A new session for the right name and password.
+
+    The password is checked between two short transactions, so that a slow argon2
+    check never holds SQLite's write lock; the second transaction makes sure the
+    password it checked is still the user's before opening the session.
+    """
+    key = name_key(name.strip())
+    ctx.login_throttle.before_attempt(key, ctx.now())
+    with ctx.transaction() as session:
+        found = session.execute(
+            select(User.id, User.password_hash).where(User.name_key == key)
+        ).first()
+    if found is None:
+        # Spend the same time as a real check, so the answer's speed does not tell
+        # which names exist.
+        password_matches(ctx.hasher, _decoy_hash(ctx.hasher), password)
+    if found is None or not password_matches(ctx.hasher, found.password_hash, password):
+        ctx.login_throttle.after_failure(key, ctx.now())
+        raise AuthenticationFailed(WRONG_PASSWORD)
+    rehashed = (
+        ctx.hasher.hash(password) if ctx.hasher.check_needs_rehash(found.password_hash) else None
+    )
+    with ctx.transaction() as session:
+        user = session.get(User, found.id)
+        if user is None or user.password_hash != found.password_hash:
+            raise AuthenticationFailed(WRONG_PASSWORD)  # changed while we checked
+        if user.suspended:
+            raise AccountSuspended(SUSPENDED_SENTENCE)
+        if rehashed is not None:
+            # The room's argon2 costs changed since this password was set.
+            user.password_hash = rehashed
+        now = ctx.now()
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        expires_at = now + ctx.settings.session_lifetime
+        session.add(
+            UserSession(
+                user_id=user.id, token_hash=token_hash(token), created_at=now, expires_at=expires_at
+            )
+        )
+        signed_in = SignedIn(token=token, user=UserInfo.of(user), expires_at=expires_at)
+    ctx.login_throttle.after_success(key, ctx.now())
+    return signed_in
+
+
+def sign_out(ctx: ServiceContext, token: str) -> None:
+    """End a session. Signing out of a session that is already over does nothing:
+    the client's goal, being signed out, already holds."""
+    with ctx.transaction() as session:
+        row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
+        if row is not None and row.revoked_at is None:
+            row.revoked_at = ctx.now()
+
+
+def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
+    """The user a session token belongs to; refused if the session is unknown,
+    revoked or expired, or the user is suspended."""
+    with ctx.transaction() as session:
+        return UserInfo.of(_session_for_token(ctx, session, token).user)
+
+
+def _session_for_token(ctx: ServiceContext, session: Session, token: str) -> UserSession:
+    row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
+    if row is None or row.revoked_at is not None:
+        raise AuthenticationFailed(SIGN_IN_AGAIN)
+    if row.expires_at <= ctx.now():
+        raise AuthenticationFailed(SESSION_EXPIRED)
+    if row.user.suspended:
+        raise AccountSuspended(SUSPENDED_SENTENCE)
+    return row
+
+
+def change_password(ctx: ServiceContext, token: str, old_password: str, new_password: str) -> None:
+    """Set a new password, proving the old one. Every other session of the user ends
+    (a stolen session must not survive a password change); this one stays."""
+    check_new_password(new_password)
+    if new_password == old_password:
+        raise InvalidInput("Choose a new password different from the current one.")
+    new_hash = ctx.hasher.hash(new_password)
+    with ctx.transaction() as session:
+        current = _session_for_token(ctx, session, token)
+        user = current.user
+        if not password_matches(ctx.hasher, user.password_hash, old_password):
+            raise AuthenticationFailed("Your current password is not right.")
+        user.password_hash = new_hash
+        _revoke_sessions(session, user.id, ctx.now(), keep=current.id)
+
+
+def _revoke_sessions(session: Session, user_id: int, now: datetime, keep: int | None) -> int:
+    query = update(UserSession).where(
+        UserSession.user_id == user_id, UserSession.revoked_at.is_(None)
+    )
+    if keep is not None:
+        query = query.where(UserSession.id != keep)
+    result = session.execute(
+        query.values(revoked_at=now), execution_options={"synchronize_session": "fetch"}
+    )
+    return int(getattr(result, "rowcount", 0))
+
+
+# -- admin work ----------------------------------------------------------------------
+
+
+def set_role(ctx: ServiceContext, actor: Actor, name: str, role: Role, reason: str) -> UserInfo:
+    why = check_reason(reason)
+    with ctx.transaction() as session:
+        admin = require_admin(session, actor)
+        user = user_named(session, name)
+        if user.role is role:
+            raise Conflict(f"{user.name} is already a {role.value}.")
+        if user.role is Role.ADMIN and _active_admins(session) <= 1 and not user.suspended:
+            raise Conflict("The room needs at least one admin; make another admin first.")
+        before = user.role
+        user.role = role
+        record_admin_action(
+            session,
+            admin=admin,
+            action="set_role",
+            target=user,
+            reason=why,
+            before={"role": before.value},
+            after={"role": role.value},
+            now=ctx.now(),
+        )
+        return UserInfo.of(user)
+
+
+def suspend(ctx: ServiceContext, actor: Actor, name: str, reason: str) -> UserInfo:
+    """Stop a user from signing in or acting, and end their sessions. Their money
+    stays where it is."""
+    why = check_reason(reason)
+    with ctx.transaction() as session:
+        admin = require_admin(session, actor)
+        user = user_named(session, name)
+        if admin is not None and admin.id == user.id:
+            raise Conflict("You cannot suspend yourself.")
+        if user.suspended:
+            raise Conflict(f"{user.name} is already suspended.")
+        if user.role is Role.ADMIN and _active_admins(session) <= 1:
+            raise Conflict("The room needs at least one admin; make another admin first.")
+        user.suspended = True
+        ended = _revoke_sessions(session, user.id, ctx.now(), keep=None)
+        record_admin_action(
+            session,
+            admin=admin,
+            action="suspend",
+            target=user,
+            reason=why,
+            before={"suspended": False},
+            after={"suspended": True, "sessions_ended": ended},
+            now=ctx.now(),
+        )
+        return UserInfo.of(user)
+
+
+def reinstate(ctx: ServiceContext, actor: Actor, name: str, reason: str) -> UserInfo:
+    why = check_reason(reason)
+    with ctx.transaction() as session:
+        admin = require_admin(session, actor)
+        user = user_named(session, name)
+        if not user.suspended:
+            raise Conflict(f"{user.name} is not suspended.")
+        user.suspended = False
+        record_admin_action(
+            session,
+            admin=admin,
+            action="reinstate",
+            target=user,
+            reason=why,
+            before={"suspended": True},
+            after={"suspended": False},
+            now=ctx.now(),
+        )
+        return UserInfo.of(user)
+
+
+def find_user(ctx: ServiceContext, name: str) -> UserInfo:
+    with ctx.transaction() as session:
+        return UserInfo.of(user_named(session, name))
+
+
+def _active_admins(session: Session) -> int:
+    count = session.scalar(
+        select(func.count(User.id)).where(User.role == Role.ADMIN, User.suspended.is_(False))
+    )
+    return int(count or 0)

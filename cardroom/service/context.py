@@ -1,0 +1,66 @@
+"""What every use case needs from the shell: settings, a way to open a transaction,
+the clock and the password hasher. Built once at start-up and passed in, so tests can
+swap the clock and the database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from argon2 import PasswordHasher
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from cardroom.config import Settings
+from cardroom.service.passwords import make_hasher
+from cardroom.service.throttle import LoginThrottle, NoThrottle
+from cardroom.store.db import make_engine, make_sessionmaker
+
+Clock = Callable[[], datetime]
+
+
+def system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class ServiceContext:
+    settings: Settings
+    sessions: sessionmaker[Session]
+    clock: Clock = system_clock
+    login_throttle: LoginThrottle = field(default_factory=NoThrottle)
+    hasher: PasswordHasher = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hasher", make_hasher(self.settings.password_hashing))
+
+    @classmethod
+    def start(cls, settings: Settings, *, clock: Clock = system_clock) -> ServiceContext:
+        """Make the engine (the one place a running room does) and the context."""
+        return cls(
+            settings=settings, sessions=make_sessionmaker(make_engine(settings)), clock=clock
+        )
+
+    @property
+    def engine(self) -> Engine:
+        bind = self.sessions.kw["bind"]
+        assert isinstance(bind, Engine)
+        return bind
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One use case's transaction: committed if the block ends normally, rolled
+        back if it raises (a refusal included)."""
+        with self.sessions.begin() as session:
+            yield session
+
+    def now(self) -> datetime:
+        moment = self.clock()
+        if moment.tzinfo is None:
+            raise ValueError("the clock must give timezone-aware times")
+        return moment
