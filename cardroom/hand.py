@@ -103,7 +103,8 @@ class HandSetup:
             return cls(seats, tuple(stacks), 2, 2, 1, small_blind, big_blind, ante, big_blind_ante)
         return cls(seats, tuple(stacks), n, 1, 2, small_blind, big_blind, ante, big_blind_ante)
 
-    def validate(self) -> None:
+    def __post_init__(self) -> None:
+        # checked once when the table builds the setup, not on every deal
         n = len(self.seats)
         if not 2 <= n <= 10:
             raise SetupError("A hand needs 2 to 10 players.")
@@ -167,10 +168,8 @@ class Hand:
     @classmethod
     def start(cls, rules: Rules, setup: HandSetup, deck: Sequence[int]) -> Hand:
         """Post antes and blinds, deal the hole cards and find the first to act."""
-        setup.validate()
         if len(deck) < 2 * len(setup.seats) + 8:
             raise SetupError("The deck is too short for this many players.")
-        check_distinct(deck)
         hand = cls.__new__(cls)
         hand.rules = rules
         hand.setup = setup
@@ -290,9 +289,13 @@ class Hand:
         big blind, even against a short all-in big blind, unless everyone else is
         all in."""
         bet = self.current_bet
-        if bet < self.setup.big_blind and self.street == 0 and self.rules.full_big_blind_call:
-            if self._others_with_chips(i):
-                return self.setup.big_blind
+        if (
+            bet < self.setup.big_blind
+            and self.street == 0
+            and self.rules.full_big_blind_call
+            and self._others_with_chips(i)
+        ):
+            return self.setup.big_blind
         return bet
 
     def _others_with_chips(self, i: int) -> bool:
@@ -448,7 +451,7 @@ class Hand:
         if self.bets[i] > self.current_bet:  # a full-BB call under BGC 6a lifts the bet
             self.current_bet = self.bets[i]
         self.acted[i] = True
-        self.acted_bet[i] = max(self.current_bet, self.bets[i])
+        self.acted_bet[i] = self.current_bet  # the bet this player has now answered
         self.acted_seq[i] = self.full_raise_seq
         self.events.append(
             PlayerActed(self.seats[i], action, amount, self.bets[i], self.stacks[i] == 0, timed_out)
@@ -513,17 +516,21 @@ class Hand:
         self._end_round()
 
     def _advance(self, i: int) -> None:
+        """Pass the turn to the next player clockwise who still has to act, or end
+        the round."""
         self._legal = None
         if self._live == 1:
             self.to_act = -1
             self._end_round()
             return
-        n = len(self.seats)
-        needs_action = self._needs_action
+        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted
+        n = len(stacks)
         j = i
         for _ in range(n):
             j = j + 1 if j + 1 < n else 0
-            if needs_action(j):
+            if folded[j] or stacks[j] == 0:
+                continue
+            if bets[j] < self._to_match(j) or (not acted[j] and self._others_with_chips(j)):
                 self.to_act = j
                 return
         self.to_act = -1
