@@ -1,0 +1,657 @@
+"""A table: a game of many hands in one format, between and around each hand.
+
+``Table`` holds the seats, where the button and blinds were, the blind level, the hand
+being played and what each format remembers. Its commands take the time (``now``, in
+seconds) and, where a decision needs them, the deck, a random source or balances; they
+change the table and return what happened as ``TableEvent`` records. A refused
+command raises a ``TableError`` (or the engine's ``IllegalAction``) and changes
+nothing. The table never moves money: money records in the result tell the server
+which balances to debit and credit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from cardroom.actions import Action
+from cardroom.deck import RandomSource
+from cardroom.hand import Hand, HandSetup
+from cardroom.rules import Format
+from cardroom.table import per_hand
+from cardroom.table.blinds import BlindClock, blinds_at_level
+from cardroom.table.button import (
+    Positions,
+    admit_waiting,
+    first_positions,
+    next_positions,
+    next_seat,
+)
+from cardroom.table.cash import CashOutRecord, buy_in_cost, check_balance, check_rebuy
+from cardroom.table.config import TableConfig
+from cardroom.table.errors import NotAllowedNow, NotSeated, RebuyNotAllowed, TableError
+from cardroom.table.events import (
+    BlindsRaised,
+    BoughtIn,
+    BuyInRefunded,
+    CashedOut,
+    CashOutCancelled,
+    CashOutPending,
+    ClockActed,
+    GameStarted,
+    HandDealt,
+    HandFinished,
+    PlayerBusted,
+    PlayerContinued,
+    PlayerEliminated,
+    PlayerId,
+    PlayerLeft,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerSeated,
+    PrizePaid,
+    Rebought,
+    SeatsDrawn,
+    TableEvent,
+    TablePaused,
+    TableResumed,
+    TournamentFinished,
+)
+from cardroom.table.seating import Leaving, Seat, choose_seat, ready_and_waiting
+from cardroom.table.tournament import places_for_busts, prizes
+
+
+class TableStatus(StrEnum):
+    WAITING = "waiting"  # not started: players join and leave freely
+    PLAYING = "playing"
+    FINISHED = "finished"  # a tournament with a winner
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlan:
+    """Who the next hand would be dealt to, where the button and blinds would go and at
+    what blinds."""
+
+    seats: tuple[int, ...]  # ascending
+    positions: Positions
+    level: int
+    small_blind: int
+    big_blind: int
+
+
+@dataclass
+class Table:
+    config: TableConfig
+    status: TableStatus = TableStatus.WAITING
+    seats: dict[int, Seat] = field(default_factory=dict)
+    first_button: int | None = None  # drawn at the start
+    positions: Positions | None = None  # of the last hand dealt
+    hands_dealt: int = 0
+    level: int = 0
+    small_blind: int = 0
+    big_blind: int = 0
+    clock: BlindClock = field(default_factory=BlindClock)
+    short_of_players: bool = False  # paused: fewer than two can play
+    held: bool = False  # paused by the host or an admin
+    hand: Hand | None = None  # the hand being played, or the last one
+    hand_players: dict[int, PlayerId] = field(default_factory=dict)  # seat -> player
+    settled: set[int] = field(default_factory=set)  # seats of the hand paid out early
+    cash_outs: dict[PlayerId, CashOutRecord] = field(default_factory=dict)
+    entrants: int = 0  # tournament
+    prize_pool: int = 0  # money held for a tournament, not yet paid
+    finishes: list[tuple[PlayerId, int]] = field(default_factory=list)  # (player, place)
+    turn_started_at: float | None = None
+    hand_ended_at: float | None = None
+    continued: set[PlayerId] = field(default_factory=set)
+
+    @classmethod
+    def create(cls, config: TableConfig) -> Table:
+        return cls(config, small_blind=config.small_blind, big_blind=config.big_blind)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def format(self) -> Format:
+        return self.config.format
+
+    @property
+    def hand_running(self) -> bool:
+        return self.hand is not None and not self.hand.is_over
+
+    def seat_of(self, player: PlayerId) -> Seat:
+        for seat in self.seats.values():
+            if seat.player == player:
+                return seat
+        raise NotSeated("You have no seat at this table.")
+
+    def players(self) -> list[PlayerId]:
+        return [self.seats[n].player for n in sorted(self.seats)]
+
+    def in_hand(self, seat: Seat) -> bool:
+        """Is this player in the running hand (folded or not)?"""
+        return (
+            self.hand_running
+            and self.hand_players.get(seat.number) == seat.player
+            and seat.number not in self.settled
+        )
+
+    def has_chips_in_pot(self, seat: Seat) -> bool:
+        """Is something of theirs in a pot: in the running hand and not folded?"""
+        if not self.in_hand(seat):
+            return False
+        assert self.hand is not None
+        return not self.hand.folded[self.hand.seats.index(seat.number)]
+
+    def buy_in_cost(self, player: PlayerId, now: float) -> int:
+        """What sitting down costs this player now (the query beside ``sit``)."""
+        if self.format is not Format.CASH or self.status is TableStatus.WAITING:
+            return self.config.buy_in
+        return buy_in_cost(
+            self.config.buy_in,
+            self.cash_outs.get(player),
+            now,
+            self.config.rules.rejoin_window_seconds,
+        )
+
+    def plan(self, now: float, balances: Mapping[PlayerId, int] | None = None) -> HandPlan | None:
+        """The next hand if it were dealt now; None when fewer than two can play."""
+        cfg = self.config
+        ready, waiting = ready_and_waiting(self.seats, self.format, balances, cfg.buy_in)
+        rule = cfg.button_rule
+        dealt = admit_waiting(rule, self.positions, ready, waiting, cfg.seat_count)
+        if len(dealt) < 2:
+            return None
+        if self.positions is None:
+            start = self.first_button if self.first_button is not None else min(dealt)
+            button = start if start in dealt else next_seat(start, dealt, cfg.seat_count)
+            positions = first_positions(button, dealt, cfg.seat_count)
+        else:
+            positions = next_positions(rule, self.positions, dealt, cfg.seat_count)
+        level = max(self.level, cfg.schedule.level_at(self.hands_dealt, self.clock.seconds(now)))
+        small, big = blinds_at_level(
+            cfg.small_blind, cfg.big_blind, cfg.schedule.rate_percent, level
+        )
+        return HandPlan(tuple(sorted(dealt)), positions, level, small, big)
+
+    def chips_in_play(self) -> int:
+        """Every chip at the table: in front of players and in the running hand."""
+        in_hand = {n for n, s in self.seats.items() if self.in_hand(s)}
+        total = sum(s.stack for n, s in self.seats.items() if n not in in_hand)
+        if self.hand_running:
+            assert self.hand is not None
+            total += self.hand.pot
+            total += sum(
+                stack
+                for seat, stack in zip(self.hand.seats, self.hand.stacks, strict=True)
+                if seat not in self.settled
+            )
+        return total
+
+    def money_held(self) -> int:
+        """Money the table holds for players: balances plus this never changes."""
+        if self.format is Format.TOURNAMENT:
+            return self.prize_pool
+        return self.chips_in_play() if self.config.pays_money else 0
+
+    def turn_deadline(self) -> float | None:
+        clock = self.config.rules.turn_clock_seconds
+        if not self.hand_running or clock is None or self.turn_started_at is None:
+            return None
+        return self.turn_started_at + clock
+
+    def deal_due(self) -> float | None:
+        """When the next hand is due if not everyone presses Continue first."""
+        if self.hand_running or self.hand_ended_at is None:
+            return None
+        return self.hand_ended_at + self.config.rules.between_hands_seconds
+
+    def everyone_continued(self) -> bool:
+        expected = {p for s, p in self.hand_players.items() if self._occupied_by(s, p)}
+        return expected <= self.continued
+
+    # ------------------------------------------------------- seating commands
+
+    def sit(
+        self,
+        player: PlayerId,
+        now: float,
+        *,
+        balance: int | None = None,
+        seat: int | None = None,
+    ) -> list[TableEvent]:
+        """Sit down (``seat`` or the first free one), paying the buy-in at cash tables
+        and tournaments; a per-hand table only needs the buy-in in the balance."""
+        cfg = self.config
+        if self.status is TableStatus.FINISHED:
+            raise NotAllowedNow("This game is over.")
+        if self.format is Format.TOURNAMENT and self.status is TableStatus.PLAYING:
+            raise NotAllowedNow("This tournament has started: it takes no more players.")
+        busy = [n for n in self.hand_players if n not in self.seats] if self.hand_running else []
+        number = choose_seat(self.seats, player, seat, cfg.seat_count, busy)
+        cost = self.buy_in_cost(player, now)
+        if cfg.pays_money:
+            if balance is None:
+                raise TableError("Sitting down at a money table needs the player's balance.")
+            check_balance(balance, cost, "A seat at this table")
+        playing = self.status is TableStatus.PLAYING
+        waits = self.format is Format.CASH and playing and self.hands_dealt > 0
+        stack = 0 if self.format is Format.PER_HAND else cost
+        self.seats[number] = Seat(number, player, stack, waiting=waits)
+        events: list[TableEvent] = [
+            PlayerSeated(player, number, stack, waits and self._enough_ready())
+        ]
+        if cfg.pays_money and self.format is not Format.PER_HAND:
+            events.append(BoughtIn(player, cost))
+            if self.format is Format.TOURNAMENT:
+                self.prize_pool += cost
+        return events + self._check_short(now)
+
+    def leave(self, player: PlayerId, now: float) -> list[TableEvent]:
+        """Leave the table: before the start with a refund; in a cash or per-hand game
+        cashed out at once, or as soon as nothing of yours is in a pot."""
+        seat = self.seat_of(player)
+        if self.status is TableStatus.PLAYING and self.format is Format.TOURNAMENT:
+            raise NotAllowedNow(
+                "You cannot leave a running tournament: your chips stay in play and the "
+                "clock acts for you while you are away."
+            )
+        if self.has_chips_in_pot(seat):
+            if seat.leaving is Leaving.LEFT:
+                raise NotAllowedNow("You are already leaving once this hand ends.")
+            seat.leaving = Leaving.LEFT
+            return [CashOutPending(player, Leaving.LEFT.value)]
+        if self.in_hand(seat):  # folded: the rest of the stack is theirs already
+            return self._release_after_fold(seat, now, Leaving.LEFT) + self._check_short(now)
+        return self._remove(seat, now, Leaving.LEFT.value) + self._check_short(now)
+
+    def sit_out(self, player: PlayerId, now: float) -> list[TableEvent]:
+        seat = self.seat_of(player)
+        self._no_sitting_out_in_tournaments()
+        if seat.sitting_out:
+            raise NotAllowedNow("You are already sitting out.")
+        seat.sitting_out = True
+        return [PlayerSatOut(player), *self._check_short(now)]
+
+    def sit_in(self, player: PlayerId, now: float) -> list[TableEvent]:
+        seat = self.seat_of(player)
+        self._no_sitting_out_in_tournaments()
+        if not seat.sitting_out:
+            raise NotAllowedNow("You are not sitting out.")
+        seat.sitting_out = False
+        return [PlayerSatIn(player, seat.waiting and self._enough_ready()), *self._check_short(now)]
+
+    def rebuy(
+        self, player: PlayerId, now: float, *, balance: int | None = None
+    ) -> list[TableEvent]:
+        """Buy in again at zero chips, for exactly the buy-in (cash games)."""
+        cfg = self.config
+        seat = self.seat_of(player)
+        if self.format is not Format.CASH:
+            raise RebuyNotAllowed("This game has no rebuys.")
+        if self.status is not TableStatus.PLAYING:
+            raise RebuyNotAllowed("Rebuys start with the game.")
+        check_rebuy(cfg.rules.cash_rebuy, seat.stack, self.in_hand(seat))
+        if balance is None:
+            raise TableError("A rebuy needs the player's balance.")
+        check_balance(balance, cfg.buy_in, "A rebuy")
+        seat.stack = cfg.buy_in
+        return [Rebought(player, cfg.buy_in), *self._check_short(now)]
+
+    def start(self, now: float, source: RandomSource | None = None) -> list[TableEvent]:
+        """Start the game: tournament seats are drawn at random, and so is the first
+        button where the rules say so (both from ``source``)."""
+        if self.status is not TableStatus.WAITING:
+            raise NotAllowedNow("The game has already started.")
+        if len(self.seats) < 2:
+            raise NotAllowedNow("A game needs at least two players to start.")
+        needs_source = self.format is Format.TOURNAMENT or self.config.rules.random_first_button
+        if needs_source and source is None:
+            raise TableError("Starting this game draws at random: give a random source.")
+        events: list[TableEvent] = []
+        if self.format is Format.TOURNAMENT:
+            assert source is not None
+            events.append(self._draw_seats(source))
+            self.entrants = len(self.seats)
+        numbers = sorted(self.seats)
+        if self.config.rules.random_first_button:
+            assert source is not None
+            self.first_button = numbers[source.randbelow(len(numbers))]
+        else:
+            self.first_button = numbers[0]
+        self.status = TableStatus.PLAYING
+        self.clock.start(now)
+        events.append(GameStarted(tuple(self.players())))
+        return events + self._check_short(now)
+
+    def pause(self, now: float) -> list[TableEvent]:
+        """The host or an admin pauses the table: no hand is dealt until resumed."""
+        if self.held:
+            raise NotAllowedNow("The table is already paused.")
+        self.held = True
+        self._sync_clock(now)
+        return [TablePaused("host")]
+
+    def resume(self, now: float) -> list[TableEvent]:
+        if not self.held:
+            raise NotAllowedNow("The table is not paused.")
+        self.held = False
+        self._sync_clock(now)
+        return [TableResumed("host")]
+
+    def press_continue(self, player: PlayerId, now: float) -> list[TableEvent]:
+        self.seat_of(player)
+        if self.hand_running:
+            raise NotAllowedNow("The hand is still being played.")
+        self.continued.add(player)
+        return [PlayerContinued(player)]
+
+    # --------------------------------------------------------- hand commands
+
+    def deal(
+        self,
+        now: float,
+        deck: Sequence[int],
+        *,
+        balances: Mapping[PlayerId, int] | None = None,
+    ) -> list[TableEvent]:
+        """Deal the next hand from ``deck``. Per-hand tables need the balances of the
+        seated players. With fewer than two able to play the table pauses instead."""
+        if self.status is TableStatus.WAITING:
+            raise NotAllowedNow("The game has not started.")
+        if self.status is TableStatus.FINISHED:
+            raise NotAllowedNow("This game is over.")
+        if self.hand_running:
+            raise NotAllowedNow("A hand is being played.")
+        if self.held:
+            raise NotAllowedNow("The table is paused by the host.")
+        if self.format is Format.PER_HAND and balances is None:
+            raise TableError("Dealing at a per-hand table needs the players' balances.")
+        plan = self.plan(now, balances)
+        if plan is None:
+            return self._set_short(True, now)
+        events = self._set_short(False, now)
+        if plan.level > self.level:
+            events.append(BlindsRaised(plan.level, plan.small_blind, plan.big_blind))
+        self.level, self.small_blind, self.big_blind = plan.level, plan.small_blind, plan.big_blind
+        return events + self._start_hand(plan, deck, now)
+
+    def act(self, player: PlayerId, action: Action, now: float) -> list[TableEvent]:
+        """The player acts in the running hand (the engine checks it is legal)."""
+        seat = self._seat_in_running_hand(player)
+        assert self.hand is not None
+        self.hand.act(action, seat=seat.number)
+        seat.timeouts = 0
+        events: list[TableEvent] = []
+        if seat.leaving is Leaving.TIMED_OUT:  # back in time: acting resets the count
+            seat.leaving = None
+            events.append(CashOutCancelled(player))
+        return events + self._after_action(now)
+
+    def time_out(self, now: float) -> list[TableEvent]:
+        """The turn clock ran out: check if free, otherwise fold. In cash games the
+        timeouts in a row are counted and the player is cashed out at the limit."""
+        hand = self._running_hand()
+        rules = self.config.rules
+        deadline = self.turn_deadline()
+        if rules.turn_clock_seconds is None or deadline is None:
+            raise NotAllowedNow("This table has no turn clock.")
+        if now < deadline:
+            raise NotAllowedNow(f"The clock has {deadline - now:.0f} seconds left.")
+        number = hand.seat_to_act
+        assert number is not None
+        seat = self.seats[number]
+        hand.time_out()
+        seat.timeouts += 1
+        events: list[TableEvent] = [ClockActed(seat.player, seat.timeouts)]
+        limit = rules.cash_timeouts_to_cash_out
+        if (
+            self.format is not Format.TOURNAMENT
+            and limit is not None
+            and seat.timeouts >= limit
+            and seat.leaving is None
+        ):
+            seat.leaving = Leaving.TIMED_OUT
+            events.append(CashOutPending(seat.player, Leaving.TIMED_OUT.value))
+        return events + self._after_action(now)
+
+    def fold_inactive(self, player: PlayerId, now: float) -> list[TableEvent]:
+        """The host or an admin folds an inactive player's hand; chips already in stay
+        in the pot. Where the rules set a wait (``legacy``: 24 hours) only the player
+        to act can be folded, once they have been waited on that long."""
+        seat = self._seat_in_running_hand(player)
+        hand = self._running_hand()
+        wait = self.config.rules.inactive_fold_after_seconds
+        if wait is not None:
+            if hand.seat_to_act != seat.number:
+                raise NotAllowedNow("Only the player whose turn it is can be folded.")
+            waited = now - (self.turn_started_at or now)
+            if waited < wait:
+                raise NotAllowedNow(
+                    f"This player can be folded after {wait // 3600} hours without acting."
+                )
+        hand.fold_out_of_turn(seat.number)
+        return self._after_action(now)
+
+    # ---------------------------------------------------------------- internals
+
+    def _running_hand(self) -> Hand:
+        if self.hand is None or self.hand.is_over:
+            raise NotAllowedNow("No hand is being played.")
+        return self.hand
+
+    def _seat_in_running_hand(self, player: PlayerId) -> Seat:
+        self._running_hand()
+        seat = self.seat_of(player)
+        if not self.in_hand(seat):
+            raise NotAllowedNow("You are not in this hand.")
+        return seat
+
+    def _occupied_by(self, number: int, player: PlayerId) -> bool:
+        seat = self.seats.get(number)
+        return seat is not None and seat.player == player
+
+    def _enough_ready(self) -> bool:
+        """Are two players ready without those waiting for the big blind? If not, a
+        waiting player is dealt in at once."""
+        ready, _ = ready_and_waiting(self.seats, self.format)
+        return len(ready) >= 2
+
+    def _no_sitting_out_in_tournaments(self) -> None:
+        if self.format is Format.TOURNAMENT:
+            raise NotAllowedNow(
+                "In a tournament you stay in every hand: the clock acts for you when you are away."
+            )
+
+    def _draw_seats(self, source: RandomSource) -> SeatsDrawn:
+        numbers = list(range(1, self.config.seat_count + 1))
+        for i in range(len(numbers) - 1, 0, -1):
+            j = source.randbelow(i + 1)
+            numbers[i], numbers[j] = numbers[j], numbers[i]
+        old = [self.seats[n] for n in sorted(self.seats)]
+        self.seats = {}
+        for seat, number in zip(old, numbers, strict=False):
+            seat.number = number
+            self.seats[number] = seat
+        return SeatsDrawn(tuple((s.player, s.number) for s in old))
+
+    def _start_hand(self, plan: HandPlan, deck: Sequence[int], now: float) -> list[TableEvent]:
+        cfg = self.config
+        dealt = [self.seats[n] for n in plan.seats]
+        events: list[TableEvent] = []
+        if self.format is Format.PER_HAND:
+            events.extend(per_hand.hand_buy_ins((s.player for s in dealt), cfg.buy_in))
+            stacks = tuple(cfg.buy_in for _ in dealt)
+        else:
+            stacks = tuple(s.stack for s in dealt)
+        pos = plan.positions
+        setup = HandSetup(
+            seats=plan.seats,
+            stacks=stacks,
+            button_seat=pos.button,
+            small_blind_seat=pos.posted_small_blind(plan.seats),
+            big_blind_seat=pos.big_blind,
+            small_blind=plan.small_blind,
+            big_blind=plan.big_blind,
+        )
+        self.hand = Hand.start(cfg.rules, setup, deck)
+        for number, seat in self.seats.items():
+            if number in plan.seats:
+                seat.waiting = False
+            elif self.format is Format.CASH:
+                seat.waiting = True  # missed a hand: back in when the big blind comes
+        self.hand_players = {s.number: s.player for s in dealt}
+        self.settled = set()
+        self.positions = pos
+        self.hands_dealt += 1
+        self.turn_started_at = now
+        self.hand_ended_at = None
+        self.continued = set()
+        events.append(
+            HandDealt(
+                self.hands_dealt,
+                pos.button,
+                setup.small_blind_seat,
+                pos.big_blind,
+                (plan.small_blind, plan.big_blind),
+                tuple((s.number, s.player, st) for s, st in zip(dealt, stacks, strict=True)),
+            )
+        )
+        if self.hand.is_over:  # everyone all in on the blinds: the board was run out
+            events.extend(self._finish_hand(now))
+        return events
+
+    def _after_action(self, now: float) -> list[TableEvent]:
+        hand = self.hand
+        assert hand is not None
+        events: list[TableEvent] = []
+        if not hand.is_over:
+            for number in sorted(self.hand_players):
+                seat = self.seats.get(number)
+                if seat is None or seat.leaving is None or not self.in_hand(seat):
+                    continue
+                if hand.folded[hand.seats.index(number)]:
+                    events.extend(self._release_after_fold(seat, now, seat.leaving))
+            self.turn_started_at = now
+            return events
+        return self._finish_hand(now)
+
+    def _release_after_fold(self, seat: Seat, now: float, why: Leaving) -> list[TableEvent]:
+        """Cash out a player who folded in the running hand: nothing of theirs is in a
+        pot any more, and the chips they kept are final."""
+        hand = self.hand
+        assert hand is not None
+        self.settled.add(seat.number)
+        seat.stack = hand.stacks[hand.seats.index(seat.number)]
+        if self.format is Format.PER_HAND:
+            chips, seat.stack = seat.stack, 0
+            return [per_hand.settlement(seat.player, chips), *self._remove(seat, now, why.value)]
+        return self._remove(seat, now, why.value)
+
+    def _remove(self, seat: Seat, now: float, reason: str) -> list[TableEvent]:
+        """Take the player off the table, paying back what they hold."""
+        cfg = self.config
+        events: list[TableEvent] = []
+        del self.seats[seat.number]
+        self.continued.discard(seat.player)
+        if self.status is TableStatus.WAITING:
+            if cfg.pays_money and self.format is not Format.PER_HAND:
+                events.append(BuyInRefunded(seat.player, seat.stack))
+                if self.format is Format.TOURNAMENT:
+                    self.prize_pool -= seat.stack
+        elif self.format is Format.CASH:
+            if cfg.pays_money:
+                events.append(CashedOut(seat.player, seat.stack))
+            self.cash_outs[seat.player] = CashOutRecord(seat.stack, now)
+        events.append(PlayerLeft(seat.player, seat.number, reason))
+        return events
+
+    def _finish_hand(self, now: float) -> list[TableEvent]:
+        hand = self.hand
+        assert hand is not None
+        final = hand.final_stacks_by_seat()
+        events: list[TableEvent] = []
+        in_hand = [self.seats[n] for n in sorted(self.hand_players) if n not in self.settled]
+        for seat in in_hand:
+            if self.format is Format.PER_HAND:
+                events.append(per_hand.settlement(seat.player, final[seat.number]))
+                seat.stack = 0
+            else:
+                seat.stack = final[seat.number]
+        events.append(
+            HandFinished(self.hands_dealt, tuple((s.player, final[s.number]) for s in in_hand))
+        )
+        self.turn_started_at = None
+        self.hand_ended_at = now
+        for seat in in_hand:
+            if seat.leaving is not None:
+                events.extend(self._remove(seat, now, seat.leaving.value))
+        if self.format is Format.CASH:
+            for seat in in_hand:
+                if seat.number in self.seats and seat.stack == 0:
+                    events.append(PlayerBusted(seat.player))
+                    if not self.config.rules.cash_rebuy:
+                        events.extend(self._remove(seat, now, "busted"))
+        if self.format is Format.TOURNAMENT:
+            events.extend(self._eliminate(hand))
+        return events + self._check_short(now)
+
+    def _eliminate(self, hand: Hand) -> list[TableEvent]:
+        busted = [
+            (self.hand_players[seat], start)
+            for seat, start, stack in zip(
+                hand.seats, hand.starting_stacks, hand.stacks, strict=True
+            )
+            if stack == 0
+        ]
+        if not busted:
+            return []
+        left = sum(1 for s in self.seats.values() if s.stack > 0)
+        events: list[TableEvent] = []
+        for player, place in places_for_busts(busted, left):
+            seat = self.seat_of(player)
+            del self.seats[seat.number]
+            self.finishes.append((player, place))
+            events.append(PlayerEliminated(player, place))
+            events.append(PlayerLeft(player, seat.number, "eliminated"))
+        if left == 1:
+            events.extend(self._finish_tournament())
+        return events
+
+    def _finish_tournament(self) -> list[TableEvent]:
+        winner = next(s.player for s in self.seats.values() if s.stack > 0)
+        self.finishes.append((winner, 1))
+        self.status = TableStatus.FINISHED
+        places = sorted(self.finishes, key=lambda f: f[1])  # stable: ties keep seat order
+        events: list[TableEvent] = []
+        if self.config.pays_money:
+            for player, place, amount in prizes(
+                self.prize_pool, self.config.payouts, self.entrants, places
+            ):
+                self.prize_pool -= amount
+                events.append(PrizePaid(player, place, amount))
+        events.append(TournamentFinished(winner, tuple(places)))
+        return events
+
+    def _check_short(self, now: float) -> list[TableEvent]:
+        """Cash games pause while fewer than two players can play and resume when two
+        can. (Per-hand tables find out when dealing, from the balances.)"""
+        if self.format is not Format.CASH or self.status is not TableStatus.PLAYING:
+            return []
+        if self.hand_running:
+            return []
+        ready, waiting = ready_and_waiting(self.seats, self.format)
+        return self._set_short(len(ready | waiting) < 2, now)
+
+    def _set_short(self, short: bool, now: float) -> list[TableEvent]:
+        if short == self.short_of_players:
+            return []
+        self.short_of_players = short
+        self._sync_clock(now)
+        return [TablePaused("players") if short else TableResumed("players")]
+
+    def _sync_clock(self, now: float) -> None:
+        if self.held or self.short_of_players:
+            self.clock.stop(now)
+        else:
+            self.clock.run(now)
