@@ -425,7 +425,8 @@ class Table:
         if wait is not None:
             if hand.seat_to_act != seat.number:
                 raise NotAllowedNow("Only the player whose turn it is can be folded.")
-            waited = now - (self.turn_started_at or now)
+            started = now if self.turn_started_at is None else self.turn_started_at
+            waited = now - started
             if waited < wait:
                 raise NotAllowedNow(
                     f"This player can be folded after {wait // 3600} hours without acting."
