@@ -19,6 +19,7 @@ install: $(STAMP)
 
 run: $(STAMP)
 	mkdir -p var
+	$(BIN)/cardroom db upgrade
 	$(BIN)/cardroom serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)

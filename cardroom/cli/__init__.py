@@ -10,7 +10,15 @@ import sys
 from collections.abc import Sequence
 
 # Modules under cardroom.cli that provide ``register(subparsers) -> None``.
-COMMAND_MODULES = ("eval_cmd", "phh_cmd", "simulate_cmd", "serve_cmd")
+COMMAND_MODULES = (
+    "eval_cmd",
+    "phh_cmd",
+    "simulate_cmd",
+    "serve_cmd",
+    "db_cmd",
+    "admin_cmd",
+    "audit_cmd",
+)
 
 
 class CommandError(Exception):
