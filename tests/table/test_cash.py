@@ -332,3 +332,19 @@ def test_a_table_paused_by_the_host_deals_nothing() -> None:
     table.resume(2.0)
     deal(table, SeededRandomSource(13), 3.0, ledger)
     assert table.hand_running
+
+
+def test_house_example_the_big_blind_leaves_and_the_button_and_small_blind_stay() -> None:
+    # "If the player who posted the big blind leaves, the button and the small blind
+    # stay where they were for one hand."
+    ledger = rich(1, 2, 3, 4, 5)
+    table = seated_table(house(), {p: p for p in range(1, 6)}, ledger)
+    source = SeededRandomSource(14)
+    play_hand(table, source, 0.0, ledger, passive_action)
+    assert table.positions == Positions(1, 2, 3)
+    ledger.apply(table.leave(3, 1.0))
+    play_hand(table, source, 2.0, ledger, passive_action)
+    assert table.positions == Positions(1, 2, 4)
+    assert blind_seats(table) == (2, 4)  # the BB moved one player: nobody skipped it
+    play_hand(table, source, 3.0, ledger, passive_action)
+    assert table.positions == Positions(2, 4, 5)

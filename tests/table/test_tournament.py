@@ -215,3 +215,19 @@ def test_elimination_events_name_the_place() -> None:
     assert sorted(p for _, p in eliminated) in ([2, 3], [2, 2])
     assert finished.places[0] == (finished.winner, 1)
     assert sum(e.amount for e in events if isinstance(e, PrizePaid)) == 3 * BUY_IN
+
+
+def test_arena_example_the_player_left_of_the_big_blind_begins() -> None:
+    # "Alice is the dealer. To her left sits Bob, who is the small blind (1 point).
+    # Charlie is on his left and is the big blind (2 points). Because Alice sits to
+    # the left of the big blind, she begins the betting round."
+    arena = TableConfig.create("tournament", "arena", buy_in=100, seat_count=3, blinds=(1, 2))
+    table = seated_table(arena, {1: 1, 2: 2, 3: 3}, Ledger(), seed=2)
+    table.deal(0.0, list(range(52)))
+    assert table.hand is not None and table.positions is not None
+    alice = table.positions.button
+    posted = [(e.seat, e.blind, e.amount) for e in table.hand.events if isinstance(e, BlindPosted)]
+    bob, charlie = posted[0][0], posted[1][0]
+    assert posted == [(bob, "small_blind", 1), (charlie, "big_blind", 2)]
+    assert len({alice, bob, charlie}) == 3
+    assert table.hand.seat_to_act == alice
