@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from cardroom.actions import Action
+from cardroom.cards import check_distinct
 from cardroom.deck import RandomSource
 from cardroom.hand import Hand, HandSetup
 from cardroom.rules import Format
@@ -370,11 +371,13 @@ class Table:
         plan = self.plan(now, balances)
         if plan is None:
             return self._set_short(True, now)
-        events = self._set_short(False, now)
+        check_distinct(deck)  # one of each card: the engine trusts its caller
+        hand = Hand.start(self.config.rules, self._setup(plan), deck)
+        events = self._set_short(False, now)  # nothing changes before the hand is made
         if plan.level > self.level:
             events.append(BlindsRaised(plan.level, plan.small_blind, plan.big_blind))
         self.level, self.small_blind, self.big_blind = plan.level, plan.small_blind, plan.big_blind
-        return events + self._start_hand(plan, deck, now)
+        return events + self._start_hand(plan, hand, now)
 
     def act(self, player: PlayerId, action: Action, now: float) -> list[TableEvent]:
         """The player acts in the running hand (the engine checks it is legal)."""
@@ -476,17 +479,13 @@ class Table:
             self.seats[number] = seat
         return SeatsDrawn(tuple((s.player, s.number) for s in old))
 
-    def _start_hand(self, plan: HandPlan, deck: Sequence[int], now: float) -> list[TableEvent]:
-        cfg = self.config
-        dealt = [self.seats[n] for n in plan.seats]
-        events: list[TableEvent] = []
+    def _setup(self, plan: HandPlan) -> HandSetup:
         if self.format is Format.PER_HAND:
-            events.extend(per_hand.hand_buy_ins((s.player for s in dealt), cfg.buy_in))
-            stacks = tuple(cfg.buy_in for _ in dealt)
+            stacks = tuple(self.config.buy_in for _ in plan.seats)
         else:
-            stacks = tuple(s.stack for s in dealt)
+            stacks = tuple(self.seats[n].stack for n in plan.seats)
         pos = plan.positions
-        setup = HandSetup(
+        return HandSetup(
             seats=plan.seats,
             stacks=stacks,
             button_seat=pos.button,
@@ -495,7 +494,14 @@ class Table:
             small_blind=plan.small_blind,
             big_blind=plan.big_blind,
         )
-        self.hand = Hand.start(cfg.rules, setup, deck)
+
+    def _start_hand(self, plan: HandPlan, hand: Hand, now: float) -> list[TableEvent]:
+        dealt = [self.seats[n] for n in plan.seats]
+        events: list[TableEvent] = []
+        if self.format is Format.PER_HAND:
+            events.extend(per_hand.hand_buy_ins((s.player for s in dealt), self.config.buy_in))
+        setup, pos = hand.setup, plan.positions
+        self.hand = hand
         for number, seat in self.seats.items():
             if number in plan.seats:
                 seat.waiting = False
@@ -515,7 +521,7 @@ class Table:
                 setup.small_blind_seat,
                 pos.big_blind,
                 (plan.small_blind, plan.big_blind),
-                tuple((s.number, s.player, st) for s, st in zip(dealt, stacks, strict=True)),
+                tuple((s.number, s.player, st) for s, st in zip(dealt, setup.stacks, strict=True)),
             )
         )
         if self.hand.is_over:  # everyone all in on the blinds: the board was run out

@@ -17,6 +17,7 @@ from cardroom.table import (
     SeatUnavailable,
     Table,
     TableConfig,
+    table_to_dict,
 )
 from cardroom.table.events import (
     BoughtIn,
@@ -348,3 +349,12 @@ def test_house_example_the_big_blind_leaves_and_the_button_and_small_blind_stay(
     assert blind_seats(table) == (2, 4)  # the BB moved one player: nobody skipped it
     play_hand(table, source, 3.0, ledger, passive_action)
     assert table.positions == Positions(2, 4, 5)
+
+
+def test_a_bad_deck_is_refused_and_changes_nothing() -> None:
+    table, _ = timed_out_table()
+    table.sit_out(3, 0.0)
+    before = table_to_dict(table)
+    with pytest.raises(ValueError, match="twice"):
+        table.deal(1.0, [0] * 52)
+    assert table_to_dict(table) == before
