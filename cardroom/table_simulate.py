@@ -55,15 +55,17 @@ GRANT = 20 * BUY_IN  # starting balance of each cash player, and an admin grant
 
 def bot_action(legal: LegalActions, source: RandomSource) -> Action:
     """A random legal action: mostly checks and calls, some folds, bets, raises and
-    all-ins, bets between the minimum and three times it."""
+    all-ins, bets between the minimum and three times it; facing a call of a third of
+    its stack or more it usually folds."""
     roll = source.randbelow(100)
-    if legal.can_fold and roll < 25:
+    big_call = legal.to_call * 3 > legal.stack  # a third of the stack or more
+    if legal.can_fold and roll < (70 if big_call else 25):
         return Action.fold()
     if (legal.can_bet or legal.can_raise) and roll < 40:
         low, high = legal.min_to, max(legal.min_to, min(legal.max_to, legal.min_to * 3))
         to = low + source.randbelow(high - low + 1)
         return Action.bet(to) if legal.can_bet else Action.raise_to(to)
-    if legal.can_all_in and roll < 45:
+    if legal.can_all_in and roll < 42:
         return Action.all_in()
     return Action.check() if legal.can_check else Action.call()
 
@@ -165,7 +167,8 @@ def play_tournament(
         if table.chips_in_play() != chips:
             session.conserved = False
         if progress is not None:
-            progress(len(table.finishes), table.hands_dealt)
+            out = sum(1 for _, place in table.finishes if place > 1)
+            progress(out, table.hands_dealt)
     finishes = sorted(table.finishes, key=lambda f: f[1])
     prizes = {e.player: e.amount for e in session.events if isinstance(e, PrizePaid)}
     levels = [e for e in session.events if isinstance(e, BlindsRaised)]
