@@ -67,6 +67,7 @@ class TableStatus(StrEnum):
     WAITING = "waiting"  # not started: players join and leave freely
     PLAYING = "playing"
     FINISHED = "finished"  # a tournament with a winner
+    CANCELLED = "cancelled"  # never started; every buy-in refunded
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,7 @@ class Table:
         """Sit down (``seat`` or the first free one), paying the buy-in at cash tables
         and tournaments; a per-hand table only needs the buy-in in the balance."""
         cfg = self.config
-        if self.status is TableStatus.FINISHED:
+        if self.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
             raise NotAllowedNow("This game is over.")
         if self.format is Format.TOURNAMENT and self.status is TableStatus.PLAYING:
             raise NotAllowedNow("This tournament has started: it takes no more players.")
@@ -266,6 +267,27 @@ class Table:
             return self._release_after_fold(seat, now, Leaving.LEFT) + self._check_short(now)
         return self._remove(seat, now, Leaving.LEFT.value) + self._check_short(now)
 
+    def remove_idle(self, player: PlayerId, now: float) -> list[TableEvent]:
+        """The host or an admin removes an idle player between hands (or while they are
+        not in the hand): cashed out like leaving. Not in a running tournament."""
+        seat = self.seat_of(player)
+        if self.status is TableStatus.PLAYING and self.format is Format.TOURNAMENT:
+            raise NotAllowedNow("Players cannot be removed from a running tournament.")
+        if self.in_hand(seat):
+            raise NotAllowedNow("A player can be removed once the hand they are in ends.")
+        return self._remove(seat, now, "removed") + self._check_short(now)
+
+    def cancel(self, now: float) -> list[TableEvent]:
+        """Cancel a game that has not started (72 hours without activity): every
+        buy-in is refunded."""
+        if self.status is not TableStatus.WAITING:
+            raise NotAllowedNow("Only a game that has not started can be cancelled.")
+        events: list[TableEvent] = []
+        for number in sorted(self.seats):
+            events.extend(self._remove(self.seats[number], now, "cancelled"))
+        self.status = TableStatus.CANCELLED
+        return events
+
     def sit_out(self, player: PlayerId, now: float) -> list[TableEvent]:
         seat = self.seat_of(player)
         self._no_sitting_out_in_tournaments()
@@ -302,6 +324,8 @@ class Table:
     def start(self, now: float, source: RandomSource | None = None) -> list[TableEvent]:
         """Start the game: tournament seats are drawn at random, and so is the first
         button where the rules say so (both from ``source``)."""
+        if self.status is TableStatus.CANCELLED:
+            raise NotAllowedNow("This game was cancelled.")
         if self.status is not TableStatus.WAITING:
             raise NotAllowedNow("The game has already started.")
         if len(self.seats) < 2:
@@ -360,7 +384,7 @@ class Table:
         seated players. With fewer than two able to play the table pauses instead."""
         if self.status is TableStatus.WAITING:
             raise NotAllowedNow("The game has not started.")
-        if self.status is TableStatus.FINISHED:
+        if self.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
             raise NotAllowedNow("This game is over.")
         if self.hand_running:
             raise NotAllowedNow("A hand is being played.")

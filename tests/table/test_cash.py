@@ -358,3 +358,31 @@ def test_a_bad_deck_is_refused_and_changes_nothing() -> None:
     with pytest.raises(ValueError, match="twice"):
         table.deal(1.0, [0] * 52)
     assert table_to_dict(table) == before
+
+
+def test_the_host_removes_an_idle_player_between_hands() -> None:
+    table, ledger = timed_out_table()
+    deal(table, SeededRandomSource(15), 0.0, ledger)
+    with pytest.raises(NotAllowedNow, match="once the hand"):
+        table.remove_idle(2, 1.0)
+    play_out(table, SeededRandomSource(15), 1.0, ledger, passive_action)
+    stack = table.seat_of(2).stack
+    events = ledger.apply(table.remove_idle(2, 2.0))
+    assert events == [CashedOut(2, stack), PlayerLeft(2, 2, "removed")]
+
+
+def test_a_waiting_game_is_cancelled_with_every_buy_in_refunded() -> None:
+    table = Table.create(house())
+    ledger = rich(1, 2)
+    ledger.apply(table.sit(1, 0.0, balance=ledger.balances[1]))
+    ledger.apply(table.sit(2, 0.0, balance=ledger.balances[2]))
+    events = ledger.apply(table.cancel(72 * 3600.0))
+    assert [e for e in events if isinstance(e, BuyInRefunded)] == [
+        BuyInRefunded(1, BUY_IN),
+        BuyInRefunded(2, BUY_IN),
+    ]
+    assert ledger.total() == 2 * 10 * BUY_IN and not table.seats
+    with pytest.raises(NotAllowedNow, match="cancelled"):
+        table.start(1.0)
+    with pytest.raises(NotAllowedNow, match="over"):
+        table.sit(1, 1.0, balance=BUY_IN)
