@@ -37,6 +37,12 @@ def test_odd_ratios_are_kept_exactly() -> None:
     assert raise_blinds(7, 7, 50) == (11, 11)
 
 
+def test_documented_odd_sequences() -> None:
+    # docs/tables.md
+    assert sequence(10, 25, 50) == [(16, 40), (24, 60), (36, 90)]
+    assert sequence(1, 3, 10) == [(2, 6), (3, 9), (4, 12)]
+
+
 def test_arena_doubles() -> None:
     assert sequence(10, 20, 100) == [(20, 40), (40, 80), (80, 160)]
 

@@ -44,6 +44,12 @@ def test_moving_big_blind_last_small_blind_left_big_blind_still_moves_one() -> N
     assert next_positions(MOVING, last, {1, 3, 4, 5}, 6) == Positions(1, 3, 4)
 
 
+def test_moving_big_blind_last_big_and_small_blind_both_left() -> None:
+    # the last button posts the small blind, the player before them has the button
+    last = Positions(2, 3, 4)
+    assert next_positions(MOVING, last, {1, 2, 5, 6}, 6) == Positions(1, 2, 5)
+
+
 def test_moving_big_blind_never_skips_anyone_when_seats_empty() -> None:
     last = Positions(6, 1, 2)
     # seats 3 and 4 emptied: the BB goes to 5, the next player

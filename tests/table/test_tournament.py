@@ -132,6 +132,8 @@ def test_players_busting_in_one_hand_finish_by_their_stacks_and_ties_share() -> 
     assert places_for_busts([(1, 200), (2, 900), (3, 500)], 3) == [(2, 4), (3, 5), (1, 6)]
     places = [(9, 1), (7, 2), (8, 2)]
     assert prizes(1001, (50, 30, 20), 3, places) == [(9, 1, 501), (7, 2, 250), (8, 2, 250)]
+    # 1003 pays 502, 301, 200: the shared 501 splits 251 (nearest the button's left), 250
+    assert prizes(1003, (50, 30, 20), 3, places) == [(9, 1, 502), (7, 2, 251), (8, 2, 250)]
 
 
 def test_payouts_the_rules_refuse() -> None:
