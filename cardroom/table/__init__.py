@@ -23,7 +23,8 @@ from cardroom.table.errors import (
 )
 from cardroom.table.events import PlayerId, TableEvent, balance_changes
 from cardroom.table.seating import Seat
-from cardroom.table.table import HandPlan, Table, TableStatus
+from cardroom.table.status import TableStatus
+from cardroom.table.table import HandPlan, Table
 
 __all__ = [
     "AlreadySeated",

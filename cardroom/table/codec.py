@@ -10,7 +10,8 @@ from cardroom.table.button import Positions
 from cardroom.table.cash import CashOutRecord
 from cardroom.table.config import TableConfig
 from cardroom.table.seating import Seat
-from cardroom.table.table import Table, TableStatus
+from cardroom.table.status import TableStatus
+from cardroom.table.table import Table
 
 FORMAT_VERSION = 1
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from cardroom.deck import RandomSource
 from cardroom.rules import Format
 from cardroom.table.errors import AlreadySeated, SeatUnavailable
 from cardroom.table.events import PlayerId
@@ -87,6 +88,20 @@ def choose_seat(
     if wanted in blocked:
         raise SeatUnavailable(f"Seat {wanted} is free once the hand being played ends.")
     return wanted
+
+
+def draw_seats(seats: Mapping[int, Seat], seat_count: int, source: RandomSource) -> dict[int, Seat]:
+    """Seat the players at random (a tournament's seat draw): a Fisher-Yates shuffle of
+    every seat number from ``source``, the players in seat order taking the first ones."""
+    numbers = list(range(1, seat_count + 1))
+    for i in range(len(numbers) - 1, 0, -1):
+        j = source.randbelow(i + 1)
+        numbers[i], numbers[j] = numbers[j], numbers[i]
+    drawn: dict[int, Seat] = {}
+    for seat, number in zip((seats[n] for n in sorted(seats)), numbers, strict=False):
+        seat.number = number
+        drawn[number] = seat
+    return drawn
 
 
 def can_play(seat: Seat, fmt: Format, balance: int | None = None, buy_in: int = 0) -> bool:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from cardroom.actions import Action
 from cardroom.cards import check_distinct
 from cardroom.deck import RandomSource
 from cardroom.hand import Hand, HandSetup
 from cardroom.rules import Format
-from cardroom.table import per_hand
+from cardroom.table import per_hand, settlement
 from cardroom.table.blinds import BlindClock, blinds_at_level
 from cardroom.table.button import (
     Positions,
@@ -35,39 +34,30 @@ from cardroom.table.errors import NotAllowedNow, NotSeated, RebuyNotAllowed, Tab
 from cardroom.table.events import (
     BlindsRaised,
     BoughtIn,
-    BuyInRefunded,
-    CashedOut,
     CashOutCancelled,
     CashOutPending,
     ClockActed,
     GameStarted,
     HandDealt,
-    HandFinished,
-    PlayerBusted,
     PlayerContinued,
-    PlayerEliminated,
     PlayerId,
-    PlayerLeft,
     PlayerSatIn,
     PlayerSatOut,
     PlayerSeated,
-    PrizePaid,
     Rebought,
     SeatsDrawn,
     TableEvent,
     TablePaused,
     TableResumed,
-    TournamentFinished,
 )
-from cardroom.table.seating import Leaving, Seat, choose_seat, ready_and_waiting
-from cardroom.table.tournament import places_for_busts, prizes
-
-
-class TableStatus(StrEnum):
-    WAITING = "waiting"  # not started: players join and leave freely
-    PLAYING = "playing"
-    FINISHED = "finished"  # a tournament with a winner
-    CANCELLED = "cancelled"  # never started; every buy-in refunded
+from cardroom.table.seating import (
+    Leaving,
+    Seat,
+    choose_seat,
+    draw_seats,
+    ready_and_waiting,
+)
+from cardroom.table.status import TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +254,10 @@ class Table:
             seat.leaving = Leaving.LEFT
             return [CashOutPending(player, Leaving.LEFT.value)]
         if self.in_hand(seat):  # folded: the rest of the stack is theirs already
-            return self._release_after_fold(seat, now, Leaving.LEFT) + self._check_short(now)
-        return self._remove(seat, now, Leaving.LEFT.value) + self._check_short(now)
+            return settlement.release_after_fold(self, seat, now, Leaving.LEFT) + self._check_short(
+                now
+            )
+        return settlement.remove(self, seat, now, Leaving.LEFT.value) + self._check_short(now)
 
     def remove_idle(self, player: PlayerId, now: float) -> list[TableEvent]:
         """The host or an admin removes an idle player between hands (or while they are
@@ -275,7 +267,7 @@ class Table:
             raise NotAllowedNow("Players cannot be removed from a running tournament.")
         if self.in_hand(seat):
             raise NotAllowedNow("A player can be removed once the hand they are in ends.")
-        return self._remove(seat, now, "removed") + self._check_short(now)
+        return settlement.remove(self, seat, now, "removed") + self._check_short(now)
 
     def cancel(self, now: float) -> list[TableEvent]:
         """Cancel a game that has not started (72 hours without activity): every
@@ -284,7 +276,7 @@ class Table:
             raise NotAllowedNow("Only a game that has not started can be cancelled.")
         events: list[TableEvent] = []
         for number in sorted(self.seats):
-            events.extend(self._remove(self.seats[number], now, "cancelled"))
+            events.extend(settlement.remove(self, self.seats[number], now, "cancelled"))
         self.status = TableStatus.CANCELLED
         return events
 
@@ -336,7 +328,8 @@ class Table:
         events: list[TableEvent] = []
         if self.format is Format.TOURNAMENT:
             assert source is not None
-            events.append(self._draw_seats(source))
+            self.seats = draw_seats(self.seats, self.config.seat_count, source)
+            events.append(SeatsDrawn(tuple((s.player, s.number) for s in self.seats.values())))
             self.entrants = len(self.seats)
         numbers = sorted(self.seats)
         if self.config.rules.random_first_button:
@@ -491,18 +484,6 @@ class Table:
                 "In a tournament you stay in every hand: the clock acts for you when you are away."
             )
 
-    def _draw_seats(self, source: RandomSource) -> SeatsDrawn:
-        numbers = list(range(1, self.config.seat_count + 1))
-        for i in range(len(numbers) - 1, 0, -1):
-            j = source.randbelow(i + 1)
-            numbers[i], numbers[j] = numbers[j], numbers[i]
-        old = [self.seats[n] for n in sorted(self.seats)]
-        self.seats = {}
-        for seat, number in zip(old, numbers, strict=False):
-            seat.number = number
-            self.seats[number] = seat
-        return SeatsDrawn(tuple((s.player, s.number) for s in old))
-
     def _setup(self, plan: HandPlan) -> HandSetup:
         if self.format is Format.PER_HAND:
             stacks = tuple(self.config.buy_in for _ in plan.seats)
@@ -549,7 +530,7 @@ class Table:
             )
         )
         if self.hand.is_over:  # everyone all in on the blinds: the board was run out
-            events.extend(self._finish_hand(now))
+            events.extend(settlement.finish_hand(self, now) + self._check_short(now))
         return events
 
     def _after_action(self, now: float) -> list[TableEvent]:
@@ -562,107 +543,10 @@ class Table:
                 if seat is None or seat.leaving is None or not self.in_hand(seat):
                     continue
                 if hand.folded[hand.seats.index(number)]:
-                    events.extend(self._release_after_fold(seat, now, seat.leaving))
+                    events.extend(settlement.release_after_fold(self, seat, now, seat.leaving))
             self.turn_started_at = now
             return events
-        return self._finish_hand(now)
-
-    def _release_after_fold(self, seat: Seat, now: float, why: Leaving) -> list[TableEvent]:
-        """Cash out a player who folded in the running hand: nothing of theirs is in a
-        pot any more, and the chips they kept are final."""
-        hand = self.hand
-        assert hand is not None
-        self.settled.add(seat.number)
-        seat.stack = hand.stacks[hand.seats.index(seat.number)]
-        if self.format is Format.PER_HAND:
-            chips, seat.stack = seat.stack, 0
-            return [per_hand.settlement(seat.player, chips), *self._remove(seat, now, why.value)]
-        return self._remove(seat, now, why.value)
-
-    def _remove(self, seat: Seat, now: float, reason: str) -> list[TableEvent]:
-        """Take the player off the table, paying back what they hold."""
-        cfg = self.config
-        events: list[TableEvent] = []
-        del self.seats[seat.number]
-        self.continued.discard(seat.player)
-        if self.status is TableStatus.WAITING:
-            if cfg.pays_money and self.format is not Format.PER_HAND:
-                events.append(BuyInRefunded(seat.player, seat.stack))
-                if self.format is Format.TOURNAMENT:
-                    self.prize_pool -= seat.stack
-        elif self.format is Format.CASH:
-            if cfg.pays_money:
-                events.append(CashedOut(seat.player, seat.stack))
-            self.cash_outs[seat.player] = CashOutRecord(seat.stack, now)
-        events.append(PlayerLeft(seat.player, seat.number, reason))
-        return events
-
-    def _finish_hand(self, now: float) -> list[TableEvent]:
-        hand = self.hand
-        assert hand is not None
-        final = hand.final_stacks_by_seat()
-        events: list[TableEvent] = []
-        in_hand = [self.seats[n] for n in sorted(self.hand_players) if n not in self.settled]
-        for seat in in_hand:
-            if self.format is Format.PER_HAND:
-                events.append(per_hand.settlement(seat.player, final[seat.number]))
-                seat.stack = 0
-            else:
-                seat.stack = final[seat.number]
-        events.append(
-            HandFinished(self.hands_dealt, tuple((s.player, final[s.number]) for s in in_hand))
-        )
-        self.turn_started_at = None
-        self.hand_ended_at = now
-        for seat in in_hand:
-            if seat.leaving is not None:
-                events.extend(self._remove(seat, now, seat.leaving.value))
-        if self.format is Format.CASH:
-            for seat in in_hand:
-                if seat.number in self.seats and seat.stack == 0:
-                    events.append(PlayerBusted(seat.player))
-                    if not self.config.rules.cash_rebuy:
-                        events.extend(self._remove(seat, now, "busted"))
-        if self.format is Format.TOURNAMENT:
-            events.extend(self._eliminate(hand))
-        return events + self._check_short(now)
-
-    def _eliminate(self, hand: Hand) -> list[TableEvent]:
-        busted = [
-            (self.hand_players[seat], start)
-            for seat, start, stack in zip(
-                hand.seats, hand.starting_stacks, hand.stacks, strict=True
-            )
-            if stack == 0
-        ]
-        if not busted:
-            return []
-        left = sum(1 for s in self.seats.values() if s.stack > 0)
-        events: list[TableEvent] = []
-        for player, place in places_for_busts(busted, left):
-            seat = self.seat_of(player)
-            del self.seats[seat.number]
-            self.finishes.append((player, place))
-            events.append(PlayerEliminated(player, place))
-            events.append(PlayerLeft(player, seat.number, "eliminated"))
-        if left == 1:
-            events.extend(self._finish_tournament())
-        return events
-
-    def _finish_tournament(self) -> list[TableEvent]:
-        winner = next(s.player for s in self.seats.values() if s.stack > 0)
-        self.finishes.append((winner, 1))
-        self.status = TableStatus.FINISHED
-        places = sorted(self.finishes, key=lambda f: f[1])  # stable: ties keep seat order
-        events: list[TableEvent] = []
-        if self.config.pays_money:
-            for player, place, amount in prizes(
-                self.prize_pool, self.config.payouts, self.entrants, places
-            ):
-                self.prize_pool -= amount
-                events.append(PrizePaid(player, place, amount))
-        events.append(TournamentFinished(winner, tuple(places)))
-        return events
+        return settlement.finish_hand(self, now) + self._check_short(now)
 
     def _check_short(self, now: float) -> list[TableEvent]:
         """Cash games pause while fewer than two players can play and resume when two
