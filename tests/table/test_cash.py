@@ -386,3 +386,25 @@ def test_a_waiting_game_is_cancelled_with_every_buy_in_refunded() -> None:
         table.start(1.0)
     with pytest.raises(NotAllowedNow, match="over"):
         table.sit(1, 1.0, balance=BUY_IN)
+
+
+def test_deadlines_and_continue() -> None:
+    table, ledger = timed_out_table()
+    source = SeededRandomSource(16)
+    assert table.turn_deadline() is None and table.deal_due() is None
+    deal(table, source, 100.0, ledger)
+    assert table.turn_deadline() == 220.0  # house: 120 s
+    with pytest.raises(NotAllowedNow, match="still being played"):
+        table.press_continue(1, 101.0)
+    table.act(1, Action.call(), 130.0)
+    assert table.turn_deadline() == 250.0  # the next player's clock
+    play_out(table, source, 140.0, ledger, passive_action)
+    assert table.turn_deadline() is None and table.deal_due() == 200.0  # 60 s to review
+    assert not table.everyone_continued()
+    for player in (1, 2):
+        table.press_continue(player, 150.0)
+    assert not table.everyone_continued()
+    table.press_continue(3, 150.0)
+    assert table.everyone_continued()
+    deal(table, source, 151.0, ledger)
+    assert not table.continued
