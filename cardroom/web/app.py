@@ -1,0 +1,80 @@
+"""The FastAPI application.
+
+``create_app()`` builds it without touching the database: the service context (and
+so the database engine) is made in the lifespan, when the server starts, and closed
+when it stops. Tests pass a ready ``ServiceContext`` instead, which the app uses as
+it is and leaves open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+
+from cardroom.config import Settings
+from cardroom.service.context import ServiceContext
+from cardroom.web.deps import WebSettings, require_json_body
+from cardroom.web.errors import install_error_handlers
+from cardroom.web.routes import accounts, admin, health, money
+from cardroom.web.schemas import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
+
+# Every request body is a small JSON object; a megabyte is an attack or a bug.
+MAX_BODY_BYTES = 64 * 1024
+
+DESCRIPTION = f"""
+Cardroom's HTTP API. Money is integer cents in fields named `*_cents`; times are
+ISO 8601 in UTC.
+
+**Signing in.** `POST /api/accounts/sign-in` returns a `token` and also sets the
+`{SESSION_COOKIE}` cookie (HttpOnly) and the `{CSRF_COOKIE}` cookie (readable by the page).
+API clients send `Authorization: Bearer <token>`. Browsers rely on the cookie, and
+every write they make (POST, PUT, PATCH, DELETE) must echo the `{CSRF_COOKIE}` cookie in
+the `{CSRF_HEADER}` header.
+
+**Errors** are `{{"error": {{"code": "...", "message": "..."}}}}`: `code` is a stable
+word to branch on, `message` a sentence for people.
+"""
+
+
+def create_app(
+    ctx: ServiceContext | None = None,
+    settings: Settings | None = None,
+    *,
+    web: WebSettings | None = None,
+) -> FastAPI:
+    """The room's web application.
+
+    ``ctx``: a running service context to use (tests); otherwise one is started from
+    ``settings`` (default: the ``CARDROOM_*`` environment) when the server starts.
+    ``web``: the HTTP-only settings (default: from the environment).
+    """
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if ctx is not None:
+            yield  # the caller owns the context and closes it
+            return
+        started = ServiceContext.start(settings or Settings.from_environ())
+        app.state.ctx = started
+        try:
+            yield
+        finally:
+            started.close()
+
+    app = FastAPI(
+        title="Cardroom",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
+        dependencies=[Depends(require_json_body)],
+    )
+    if ctx is not None:
+        app.state.ctx = ctx
+    app.state.web = web or WebSettings.from_environ()
+    install_error_handlers(app)
+    for module in (health, accounts, money, admin):
+        app.include_router(module.router)
+    return app

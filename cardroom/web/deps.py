@@ -1,0 +1,265 @@
+"""Request dependencies, as ``Annotated`` types a route names in its signature:
+``ContextDep`` (the service context), ``CurrentUser`` and ``AdminUser``.
+
+How a request proves who it is:
+
+- **Bearer**: ``Authorization: Bearer <token>``, for bots, scripts and load tests. A
+  cross-site page cannot make a browser send this header without a CORS preflight,
+  which the room never grants, so bearer requests need no CSRF token.
+- **Cookie**: the ``cardroom_session`` cookie that sign-in sets (HttpOnly,
+  SameSite=Lax, Secure over HTTPS), for the browser UI. A browser attaches it to any
+  request to the room, so a cookie-authenticated write (POST, PUT, PATCH, DELETE)
+  must also carry the ``X-CSRF-Token`` header: the double-submit token that sign-in
+  puts in the page-readable ``cardroom_csrf`` cookie. A page on another site can
+  neither read that cookie nor set the header.
+
+The CSRF token is an HMAC of the session token, so it is bound to one session (a
+token planted from a sibling subdomain does not fit the victim's session), needs no
+storage, and works the same on every server process. When a request carries both, the
+bearer token wins and cookies are ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, Path, Request, Response
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+
+from cardroom.config import ConfigError
+from cardroom.service import accounts
+from cardroom.service.context import ServiceContext
+from cardroom.service.directory import user_by_id
+from cardroom.service.errors import AuthenticationFailed, Forbidden
+from cardroom.service.users import UserInfo
+from cardroom.web.errors import CsrfTokenInvalid, NotJson
+from cardroom.web.schemas import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    FORWARDED_PROTO_HEADER,
+    MAX_ROW_ID,
+    SESSION_COOKIE,
+)
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+NOT_SIGNED_IN = "Please sign in first."
+ONLY_ADMINS = "Only an admin can do that."  # the service layer's sentence too
+
+# -- settings -------------------------------------------------------------------------------
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """Settings only the HTTP layer reads.
+
+    ``trust_proxy``: honour ``X-Forwarded-Proto`` from the reverse proxy in front of
+    the room, to know that the browser's connection was HTTPS (and so mark cookies
+    Secure). Off by default: without a proxy that overwrites the header, any client
+    could send it. Set ``CARDROOM_TRUST_PROXY=1`` or ``cardroom serve --trust-proxy``.
+    """
+
+    trust_proxy: bool = False
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> WebSettings:
+        env = os.environ if environ is None else environ
+        text = env.get("CARDROOM_TRUST_PROXY", "").strip().lower()
+        if text not in _TRUE | _FALSE:
+            raise ConfigError(f"CARDROOM_TRUST_PROXY must be 1 or 0, not {text!r}.")
+        return cls(trust_proxy=text in _TRUE)
+
+
+# -- the room -------------------------------------------------------------------------------
+
+
+def get_context(request: Request) -> ServiceContext:
+    ctx = request.app.state.ctx
+    assert isinstance(ctx, ServiceContext), "create_app's lifespan sets the context"
+    return ctx
+
+
+def get_web_settings(request: Request) -> WebSettings:
+    web = request.app.state.web
+    assert isinstance(web, WebSettings)
+    return web
+
+
+ContextDep = Annotated[ServiceContext, Depends(get_context)]
+WebSettingsDep = Annotated[WebSettings, Depends(get_web_settings)]
+
+
+def require_json_body(request: Request) -> None:
+    """A body must be declared JSON. Browsers let a page on another site send a form
+    (or text/plain) anywhere without asking; refusing those keeps a cross-site form
+    from signing a visitor into someone else's account (login CSRF), since sign-in has
+    no session yet to check a CSRF token against."""
+    if request.method not in UNSAFE_METHODS:
+        return
+    has_body = request.headers.get("content-length", "0") != "0" or (
+        "transfer-encoding" in request.headers
+    )
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if has_body and media_type != "application/json":
+        raise NotJson("Send the body as JSON, with Content-Type: application/json.")
+
+
+# -- who is asking ----------------------------------------------------------------------------
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    description="The `token` from sign-in. Needs no CSRF token.",
+)
+_session_cookie = APIKeyCookie(
+    name=SESSION_COOKIE,
+    auto_error=False,
+    scheme_name="session_cookie",
+    description=f"Set by sign-in. Writes also need the `{CSRF_HEADER}` header.",
+)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    token: str
+    by_cookie: bool
+
+
+def csrf_token_for(session_token: str) -> str:
+    """The CSRF token of a session: derived, so nothing is stored, and keyed by the
+    session token, so it cannot be computed without it. A distinct derivation from
+    the stored token hash, so a copy of the database does not reveal it."""
+    return hmac.new(session_token.encode(), b"cardroom csrf token", hashlib.sha256).hexdigest()
+
+
+def credentials(
+    request: Request,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    cookie: Annotated[str | None, Depends(_session_cookie)],
+) -> Credentials | None:
+    """The session token the request carries, if any; refuses a cookie-authenticated
+    write without the right CSRF token."""
+    if bearer is not None:
+        return Credentials(token=bearer.credentials, by_cookie=False)
+    if "authorization" in request.headers:
+        raise AuthenticationFailed("Send the session token as: Authorization: Bearer <token>.")
+    if not cookie:
+        return None
+    if request.method in UNSAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), csrf_token_for(cookie).encode()):
+            raise CsrfTokenInvalid(
+                f"This request needs the {CSRF_HEADER} header with the value of the "
+                f"{CSRF_COOKIE} cookie; reload the page and try again."
+            )
+    return Credentials(token=cookie, by_cookie=True)
+
+
+MaybeCredentials = Annotated[Credentials | None, Depends(credentials)]
+
+
+@dataclass(frozen=True)
+class SignedInSession:
+    token: str
+    user: UserInfo
+
+
+def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession:
+    if creds is None:
+        raise AuthenticationFailed(NOT_SIGNED_IN)
+    return SignedInSession(token=creds.token, user=accounts.user_for_token(ctx, creds.token))
+
+
+CurrentSession = Annotated[SignedInSession, Depends(current_session)]
+
+
+def current_user(session: CurrentSession) -> UserInfo:
+    return session.user
+
+
+CurrentUser = Annotated[UserInfo, Depends(current_user)]
+
+
+def admin_user(user: CurrentUser) -> UserInfo:
+    """An early, uniform refusal for every admin route. The use cases check the role
+    again inside their own transaction, which is what actually guards the data."""
+    if not user.is_admin:
+        raise Forbidden(ONLY_ADMINS)
+    return user
+
+
+AdminUser = Annotated[UserInfo, Depends(admin_user)]
+
+
+# -- cookies ----------------------------------------------------------------------------------
+
+
+def came_over_https(request: Request, web: WebSettings) -> bool:
+    if web.trust_proxy:
+        forwarded = request.headers.get(FORWARDED_PROTO_HEADER)
+        if forwarded:
+            # "https, http": the first proxy's view, nearest the browser.
+            return forwarded.split(",")[0].strip().lower() == "https"
+    return request.url.scheme == "https"
+
+
+def set_session_cookies(
+    response: Response,
+    request: Request,
+    web: WebSettings,
+    *,
+    token: str,
+    expires_at: datetime,
+    now: datetime,
+) -> None:
+    # Max-Age rather than Expires: relative to now, so a client whose clock is wrong
+    # (or a test's fake clock) still keeps the cookie for the session's lifetime.
+    max_age = max(0, int((expires_at - now).total_seconds()))
+    secure = came_over_https(request, web)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=max_age,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="lax",
+    )
+    response.set_cookie(
+        CSRF_COOKIE,
+        csrf_token_for(token),
+        max_age=max_age,
+        path="/",
+        secure=secure,
+        httponly=False,  # the page reads it to echo it in the header
+        samesite="lax",
+    )
+
+
+def clear_session_cookies(response: Response, request: Request, web: WebSettings) -> None:
+    secure = came_over_https(request, web)
+    for name, httponly in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
+        response.delete_cookie(name, path="/", secure=secure, httponly=httponly, samesite="lax")
+
+
+# -- the user an admin acts on --------------------------------------------------------------------
+
+
+UserIdPath = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The user's id.")]
+
+
+def target_user(ctx: ContextDep, admin: AdminUser, user_id: UserIdPath) -> UserInfo:
+    """The user numbered ``{user_id}`` in an admin route's path."""
+    return user_by_id(ctx, admin.id, user_id)
+
+
+TargetUser = Annotated[UserInfo, Depends(target_user)]

@@ -1,0 +1,88 @@
+"""Joining and signing in: ``/api/accounts/*`` and ``GET /api/me``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from cardroom.service import accounts
+from cardroom.web.deps import (
+    ContextDep,
+    CurrentSession,
+    CurrentUser,
+    MaybeCredentials,
+    WebSettingsDep,
+    clear_session_cookies,
+    csrf_token_for,
+    set_session_cookies,
+)
+from cardroom.web.errors import documented
+from cardroom.web.schemas import (
+    PasswordChangeIn,
+    SignedInOut,
+    SignInIn,
+    SignUpIn,
+    UserOut,
+)
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+@router.post("/accounts/sign-up", status_code=201, responses=documented(409, 413, 415, 422))
+def sign_up(body: SignUpIn, ctx: ContextDep) -> UserOut:
+    """A new player with the starting balance. Sign in next to get a session."""
+    return UserOut.of(accounts.sign_up(ctx, body.name, body.password))
+
+
+@router.post("/accounts/sign-in", responses=documented(401, 403, 413, 415, 422, 429))
+def sign_in(
+    body: SignInIn,
+    ctx: ContextDep,
+    web: WebSettingsDep,
+    request: Request,
+    response: Response,
+) -> SignedInOut:
+    """A new session: set as cookies for a browser, and returned as a bearer token for
+    API clients."""
+    signed_in = accounts.sign_in(ctx, body.name, body.password)
+    set_session_cookies(
+        response,
+        request,
+        web,
+        token=signed_in.token,
+        expires_at=signed_in.expires_at,
+        now=ctx.now(),
+    )
+    return SignedInOut(
+        token=signed_in.token,
+        expires_at=signed_in.expires_at,
+        csrf_token=csrf_token_for(signed_in.token),
+        user=UserOut.of(signed_in.user),
+    )
+
+
+@router.post("/accounts/sign-out", status_code=204, responses=documented(401, 403))
+def sign_out(
+    ctx: ContextDep,
+    creds: MaybeCredentials,
+    web: WebSettingsDep,
+    request: Request,
+    response: Response,
+) -> None:
+    """End this session and clear its cookies. Signing out of a session that is
+    already over (or of none) does nothing and succeeds."""
+    if creds is not None:
+        accounts.sign_out(ctx, creds.token)
+    clear_session_cookies(response, request, web)
+
+
+@router.post("/accounts/password", status_code=204, responses=documented(401, 403, 413, 415, 422))
+def change_password(body: PasswordChangeIn, ctx: ContextDep, session: CurrentSession) -> None:
+    """Set a new password, proving the current one. Every other session of the user
+    ends; this one stays."""
+    accounts.change_password(ctx, session.token, body.current_password, body.new_password)
+
+
+@router.get("/me", responses=documented(401, 403))
+def me(user: CurrentUser) -> UserOut:
+    """Who this session belongs to."""
+    return UserOut.of(user)

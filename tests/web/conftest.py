@@ -1,0 +1,44 @@
+"""Fixtures for the web tests: the real app over the ``ctx`` of tests/conftest.py, so
+every test runs on SQLite and on PostgreSQL, with cheap argon2 and a fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from cardroom.service import accounts
+from cardroom.service.admin import CONSOLE
+from cardroom.service.context import ServiceContext
+from cardroom.store.models import Role
+from cardroom.web.app import create_app
+from cardroom.web.deps import WebSettings
+from tests.web.kit import PASSWORD, sign_in, sign_up
+
+
+@pytest.fixture
+def app(ctx: ServiceContext) -> FastAPI:
+    return create_app(ctx, web=WebSettings(trust_proxy=False))
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    # raise_server_exceptions (the default): a 500 fails the test with its traceback.
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def player(client: TestClient) -> tuple[int, str]:
+    """alice, signed up and signed in: (user id, bearer token)."""
+    user_id = sign_up(client, "alice")
+    return user_id, sign_in(client, "alice")
+
+
+@pytest.fixture
+def admin(ctx: ServiceContext, client: TestClient) -> tuple[int, str]:
+    """boss, an admin made at the console and signed in: (user id, bearer token)."""
+    boss = accounts.create_user(ctx, CONSOLE, "boss", PASSWORD, role=Role.ADMIN)
+    return boss.id, sign_in(client, "boss")
