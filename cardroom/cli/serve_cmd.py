@@ -1,0 +1,136 @@
+"""``cardroom serve``: run the room's web server.
+
+    $ cardroom serve --host 127.0.0.1 --port 8000
+    Cardroom is serving http://127.0.0.1:8000 (database sqlite:///./var/cardroom.db).
+    ...
+
+Before starting it checks, and says in one sentence, what would make the server
+useless: settings that do not parse, a database that cannot be reached or is not
+migrated (``cardroom db upgrade``), a port that is taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import socket
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from cardroom.cli import CommandError
+from cardroom.cli.db_cmd import add_database_option, database_errors, load_settings, shown_url
+from cardroom.config import ConfigError, Settings
+from cardroom.service.context import ServiceContext
+from cardroom.service.health import DatabaseState, database_state
+
+if TYPE_CHECKING:
+    from cardroom.web.deps import WebSettings
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the web server",
+        description="Serve the room's HTTP API with uvicorn. The database must be migrated "
+        "first (cardroom db upgrade).",
+    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"address (default {DEFAULT_HOST})")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="honour X-Forwarded-Proto from a reverse proxy that sets it "
+        "(default: $CARDROOM_TRUST_PROXY, else off)",
+    )
+    add_database_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings(args)
+    web = _web_settings(args)
+    if not 0 < args.port < 65536:
+        raise CommandError(f"A port is a number from 1 to 65535, not {args.port}.")
+    _check_database(settings)
+    _check_port_free(args.host, args.port)
+
+    # Imported here, like WebSettings: the other commands need not load the server.
+    import uvicorn
+
+    from cardroom.web.app import create_app
+
+    url = f"http://{_url_host(args.host)}:{args.port}"
+    print(f"Cardroom is serving {url} (database {shown_url(settings)}).", flush=True)
+    print(
+        f"Sign up with POST {url}/api/accounts/sign-up (the API is described at "
+        f"{url}/docs); make an admin with: cardroom admin create-user NAME --admin",
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(settings=settings, web=web),
+        host=args.host,
+        port=args.port,
+        # The app decides itself whether X-Forwarded-Proto may be believed
+        # (--trust-proxy); uvicorn's own default would believe it from 127.0.0.1.
+        proxy_headers=False,
+        server_header=False,
+        lifespan="on",
+    )
+    return 0
+
+
+def _web_settings(args: argparse.Namespace) -> WebSettings:
+    from cardroom.web.deps import WebSettings
+
+    try:
+        web = WebSettings.from_environ()
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    return replace(web, trust_proxy=True) if args.trust_proxy else web
+
+
+def _check_database(settings: Settings) -> None:
+    with database_errors(settings):
+        ctx = ServiceContext.start(settings)
+        try:
+            state = database_state(ctx)
+        finally:
+            ctx.close()
+    if state is DatabaseState.UNREACHABLE:
+        raise CommandError(f"Cannot reach the database at {shown_url(settings)}.")
+    if state is DatabaseState.OUT_OF_DATE:
+        raise CommandError(
+            f"The database at {shown_url(settings)} is not up to date; "
+            "run `cardroom db upgrade` first."
+        )
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Bind and release the address, so a taken port is a sentence here rather than a
+    log line from inside the server. (Another process could still take it in the
+    moment between; uvicorn then reports it itself.)"""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise CommandError(f"{host!r} is not an address this machine can serve on.") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise CommandError(
+                    f"Port {port} on {host} is in use; stop the other server or pick "
+                    "another port with --port."
+                ) from None
+            raise CommandError(f"Cannot serve on {host} port {port}: {exc.strerror}.") from None
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

@@ -1,0 +1,175 @@
+"""``cardroom serve``: a real server in a subprocess, and the refusals it gives before
+starting (as sentences, never tracebacks)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import Engine
+
+from cardroom.cli import main
+from tests.web.kit import PASSWORD
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A migrated SQLite database in a temporary folder."""
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    assert run(capsys, "db", "upgrade", "--database-url", url)[0] == 0
+    return url
+
+
+@pytest.fixture
+def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
+    env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    output = tmp_path / "serve.out"
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cardroom",
+                "serve",
+                "--port",
+                str(port),
+                "--database-url",
+                sqlite_url,
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=tmp_path,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, output.read_text()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /healthz in 30 s"
+            time.sleep(0.1)
+        yield base, process, output
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.mark.slow
+def test_cardroom_serve_runs_the_room_over_real_http(
+    server: tuple[str, subprocess.Popen[bytes], Path],
+) -> None:
+    base, process, output = server
+    with httpx.Client(base_url=base, timeout=10) as client:
+        assert client.get("/healthz").json() == {"status": "ok", "database": "ready"}
+        body = {"name": "alice", "password": PASSWORD}
+        assert client.post("/api/accounts/sign-up", json=body).status_code == 201
+        signed_in = client.post("/api/accounts/sign-in", json=body)
+        assert signed_in.status_code == 200
+        token = signed_in.json()["token"]
+        me = client.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.json()["name"] == "alice"
+        # The cookie works too, and a cookie write needs the CSRF header.
+        assert client.get("/api/me/balance").json() == {"balance_cents": 10_000}
+        assert client.post("/api/accounts/sign-out").status_code == 403
+        csrf = {"X-CSRF-Token": client.cookies["cardroom_csrf"]}
+        assert client.post("/api/accounts/sign-out", headers=csrf).status_code == 204
+        assert (
+            client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+        )
+
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=15) == 0
+    printed = output.read_text()
+    assert f"Cardroom is serving {base} (database sqlite:///" in printed
+    assert "make an admin with: cardroom admin create-user NAME --admin" in printed
+    assert "Traceback" not in printed
+
+
+def test_serve_refuses_a_database_that_is_not_migrated(
+    empty_database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "serve", "--database-url", empty_database_url)
+    assert (status, out) == (2, "")
+    assert err.startswith("cardroom: The database at ")
+    assert err.endswith("is not up to date; run `cardroom db upgrade` first.\n")
+
+
+def test_serve_refuses_a_database_it_cannot_reach(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "postgresql+psycopg://nobody:hunter2@127.0.0.1:1/nothing"
+    status, _, err = run(capsys, "serve", "--database-url", url)
+    assert status == 2 and err.startswith("cardroom: Cannot ")
+    assert "hunter2" not in err
+
+
+def test_serve_refuses_a_port_in_use(db: Engine, capsys: pytest.CaptureFixture[str]) -> None:
+    url = db.url.render_as_string(hide_password=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status, _, err = run(capsys, "serve", "--port", port, "--database-url", url)
+    assert status == 2
+    assert err == (
+        f"cardroom: Port {port} on 127.0.0.1 is in use; stop the other server or pick "
+        "another port with --port.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "sentence"),
+    [
+        (("--port", "0"), {}, "A port is a number from 1 to 65535, not 0."),
+        (("--port", "70000"), {}, "A port is a number from 1 to 65535"),
+        ((), {"CARDROOM_TRUST_PROXY": "perhaps"}, "CARDROOM_TRUST_PROXY must be 1 or 0"),
+        ((), {"CARDROOM_SESSION_HOURS": "0"}, "CARDROOM_SESSION_HOURS must be a positive"),
+    ],
+)
+def test_serve_refuses_bad_settings_with_a_sentence(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: tuple[str, ...],
+    env: dict[str, str],
+    sentence: str,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # should it reach for the default database, not ours
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    status, _, err = run(capsys, "serve", *argv)
+    assert status == 2 and sentence in err
