@@ -170,6 +170,10 @@ class Hand:
         """Post antes and blinds, deal the hole cards and find the first to act."""
         if len(deck) < 2 * len(setup.seats) + 8:
             raise SetupError("The deck is too short for this many players.")
+        if len(set(deck)) != len(deck):
+            check_distinct(deck)  # names the repeated card
+        if not all(0 <= c < 52 for c in deck):
+            raise SetupError("A deck holds cards 0 to 51 only.")
         hand = cls.__new__(cls)
         hand.rules = rules
         hand.setup = setup

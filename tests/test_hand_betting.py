@@ -254,3 +254,17 @@ def test_antes_and_big_blind_ante() -> None:
     # the big blind is covered first; the ante takes what is left
     assert short_bb.stacks[1] == 0 and short_bb.contributed[1] == 150
     assert short_bb.bets[1] == 100
+
+
+def test_a_deck_with_a_repeated_or_unknown_card_is_refused() -> None:
+    from cardroom.cards import CardError
+    from cardroom.hand import Hand, SetupError
+    from cardroom.rules import preset
+
+    setup = HandSetup.simple([100, 100], 1, 2)
+    with pytest.raises(CardError, match="twice"):
+        Hand.start(preset("house"), setup, [0] * 52)
+    with pytest.raises(SetupError, match="0 to 51"):
+        Hand.start(preset("house"), setup, [*range(51), 99])
+    with pytest.raises(SetupError, match="too short"):
+        Hand.start(preset("house"), setup, [1, 2, 3])
