@@ -33,7 +33,7 @@ def admin_routes(app: FastAPI) -> list[tuple[str, str]]:
         (method, route.path)
         for route in admin_module.router.routes
         if isinstance(route, APIRoute)
-        for method in route.methods
+        for method in route.methods or ()
     )
     documented = sorted(
         (method.upper(), path)

@@ -86,7 +86,7 @@ def test_openapi_lists_every_route_with_its_schemas_and_errors(app: FastAPI) -> 
         for router in ROUTERS
         for route in router.routes
         if isinstance(route, APIRoute)
-        for method in route.methods
+        for method in route.methods or ()
     }
     documented = {
         (method, path) for path, operations in document["paths"].items() for method in operations
