@@ -22,6 +22,8 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -202,4 +204,179 @@ class AdminAction(Base):
     reason: Mapped[str] = mapped_column(String(REASON_MAX_LENGTH))
     before: Mapped[dict[str, Any]]
     after: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+# ---------------------------------------------------------------------- games
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is in its life, as the lobby shows it."""
+
+    WAITING = "waiting"  # not started: players join and leave freely
+    RUNNING = "running"
+    PAUSED = "paused"  # by the host or an admin, or for lack of players
+    FINISHED = "finished"  # a tournament with a winner
+    CANCELLED = "cancelled"  # never started; every buy-in refunded
+
+
+class GameFormat(enum.StrEnum):
+    CASH = "cash"
+    PER_HAND = "per_hand"
+    TOURNAMENT = "tournament"
+
+
+class DeadlineKind(enum.StrEnum):
+    """What the clock does when a deadline comes (``cardroom.service.deadlines``)."""
+
+    TURN = "turn"  # the player to act timed out: check if free, else fold
+    CONTINUE = "continue"  # the review between hands is over: deal
+    CANCEL_WAITING = "cancel_waiting"  # 72 hours without activity before the start
+    BLIND_LEVEL = "blind_level"  # a blind level by minutes begins (the next hand plays it)
+
+
+MAX_SEAT = 10
+WAITING_GAMES_PER_PLAYER = 3
+IDEMPOTENCY_KEY_MAX_LENGTH = 100
+
+
+class Game(Base):
+    """One table: its rules, where it is in its life and the whole ``Table`` state as
+    JSON (``cardroom.table.codec``). ``version`` goes up by one with every change, so a
+    request that saw an older version is refused rather than applied to a table its
+    sender never saw."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("version >= 1", name="version_positive"),
+        Index("ix_games_status_last_activity_at", "status", "last_activity_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    preset: Mapped[str] = mapped_column(String(20))
+    format: Mapped[GameFormat] = mapped_column(_enum_column(GameFormat, "game_format"))
+    # TableConfig.to_dict(): format, rules, seats, buy-in, blinds, schedule, payouts
+    config: Mapped[dict[str, Any]]
+    status: Mapped[GameStatus] = mapped_column(_enum_column(GameStatus, "game_status"))
+    version: Mapped[int]
+    created_at: Mapped[datetime]
+    last_activity_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    ended_at: Mapped[datetime | None]
+    # table_to_dict(); its times are seconds since ``created_at``
+    state: Mapped[dict[str, Any]]
+
+
+class GamePlayer(Base):
+    """A player's place at a game. The seat is also in the table state; this row lets
+    the database itself refuse a second seat for one player at one table
+    (``game_id, user_id``), two players in one seat (``game_id, seat``), and a fourth
+    game waiting to start (``user_id, waiting_slot``: a player's waiting games hold
+    slots 1 to 3). ``seat`` is NULL once the player has left; the row stays, so a
+    player's games can be listed and a rejoin reuses it."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", name="uq_game_players_game_id_user_id"),
+        UniqueConstraint("game_id", "seat", name="uq_game_players_game_id_seat"),
+        UniqueConstraint("user_id", "waiting_slot", name="uq_game_players_user_id_waiting_slot"),
+        CheckConstraint(f"seat IS NULL OR seat BETWEEN 1 AND {MAX_SEAT}", name="seat_range"),
+        CheckConstraint(
+            f"waiting_slot IS NULL OR waiting_slot BETWEEN 1 AND {WAITING_GAMES_PER_PLAYER}",
+            name="waiting_slot_range",
+        ),
+        CheckConstraint("waiting_slot IS NULL OR seat IS NOT NULL", name="waiting_needs_seat"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    seat: Mapped[int | None]
+    waiting_slot: Mapped[int | None]
+    joined_at: Mapped[datetime]
+
+
+class HandRecord(Base):
+    """One hand dealt at a game: the deck in dealing order (so the hand can be replayed
+    card for card), who was dealt in with what, and the engine's final state."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_hands_game_id_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    number: Mapped[int]  # 1 for the first hand of the game
+    deck: Mapped[list[int]] = mapped_column(JSON)
+    setup: Mapped[dict[str, Any]]
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+    final_state: Mapped[dict[str, Any] | None]  # Hand.to_dict() once the hand is over
+
+
+class GameEvent(Base):
+    """One step of a game, in order: the table's records and each hand's engine
+    records, numbered per game from 1 with no gaps, written in the transaction of the
+    command that caused them."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_events_game_id_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seq: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(40))  # the record's class: PlayerActed, HandDealt
+    payload: Mapped[dict[str, Any]]
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), index=True)
+    version: Mapped[int]  # the game's version once the command was applied
+    created_at: Mapped[datetime]
+
+
+class Deadline(Base):
+    """A moment at which the clock acts on a game. At most one pending (unfired) row
+    per game and kind; firing sets ``fired_at`` and ``claimed_by`` with a conditional
+    update, in the transaction that does the work, so each fires once."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        Index("ix_deadlines_fired_at_due_at", "fired_at", "due_at"),
+        Index(
+            "uq_deadlines_pending",
+            "game_id",
+            "kind",
+            unique=True,
+            sqlite_where=text("fired_at IS NULL"),
+            postgresql_where=text("fired_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    kind: Mapped[DeadlineKind] = mapped_column(_enum_column(DeadlineKind, "deadline_kind"))
+    due_at: Mapped[datetime]
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    fired_at: Mapped[datetime | None]
+    claimed_by: Mapped[str | None] = mapped_column(String(100))
+    outcome: Mapped[str | None] = mapped_column(String(REASON_MAX_LENGTH))
+
+
+class IdempotencyKey(Base):
+    """The answer given to a request that carried an idempotency key: the same key
+    again from the same player at the same game gets this answer, and no second
+    effect."""
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (
+        UniqueConstraint(
+            "game_id", "user_id", "key", name="uq_idempotency_keys_game_id_user_id_key"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_MAX_LENGTH))
+    request: Mapped[dict[str, Any]]  # what was asked, to refuse the key for another request
+    response: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
