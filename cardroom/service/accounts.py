@@ -198,12 +198,15 @@ def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
 
 def _session_for_token(ctx: ServiceContext, session: Session, token: str) -> UserSession:
     row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
-    if row is None or row.revoked_at is not None:
+    if row is None:
+        raise AuthenticationFailed(SIGN_IN_AGAIN)
+    # Suspending revokes every session: say why the token stopped working.
+    if row.user.suspended:
+        raise AccountSuspended(SUSPENDED_SENTENCE)
+    if row.revoked_at is not None:
         raise AuthenticationFailed(SIGN_IN_AGAIN)
     if row.expires_at <= ctx.now():
         raise AuthenticationFailed(SESSION_EXPIRED)
-    if row.user.suspended:
-        raise AccountSuspended(SUSPENDED_SENTENCE)
     return row
 
 

@@ -213,8 +213,8 @@ def test_a_suspended_user_can_neither_sign_in_nor_act(
 
     with unchanged(), pytest.raises(AccountSuspended, match="suspended"):
         accounts.sign_in(ctx, "alice", PASSWORD)
-    with unchanged(), pytest.raises(AuthenticationFailed):
-        accounts.user_for_token(ctx, token)  # suspending ended the session
+    with unchanged(), pytest.raises(AccountSuspended):
+        accounts.user_for_token(ctx, token)  # the old session says why it stopped
     with unchanged(), pytest.raises(AccountSuspended):
         money.statement(ctx, suspended.id)
 

@@ -189,8 +189,8 @@ def test_a_suspended_player_is_shut_out(
 ) -> None:
     _, token = player
     accounts.suspend(ctx, CONSOLE, "alice", "testing")
-    # Suspension ended the session: the token is simply over.
-    assert_refused(client.get("/api/me", headers=bearer(token)), 401, "not_signed_in")
+    # Suspension ended the session, and the old token says why.
+    assert_refused(client.get("/api/me", headers=bearer(token)), 403, "account_suspended")
     response = client.post("/api/accounts/sign-in", json={"name": "alice", "password": PASSWORD})
     assert "suspended" in assert_refused(response, 403, "account_suspended")
 

@@ -175,7 +175,7 @@ def test_suspend_reinstate_and_role(client: TestClient, player: Who, admin: Who)
     body = {"reason": "collusion under review"}
     suspended = client.post(f"/api/admin/users/{alice}/suspend", json=body, headers=boss)
     assert suspended.json()["suspended"] is True
-    assert_refused(client.get("/api/me", headers=bearer(token)), 401, "not_signed_in")
+    assert_refused(client.get("/api/me", headers=bearer(token)), 403, "account_suspended")
     again = client.post(f"/api/admin/users/{alice}/suspend", json=body, headers=boss)
     assert assert_refused(again, 409, "conflict") == "alice is already suspended."
 
