@@ -1,0 +1,145 @@
+"""What the game use cases return: plain frozen records, never ORM objects, built
+inside the use case's transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from cardroom.store.models import GameEvent, GameFormat, GameStatus
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One numbered step of a game. ``kind`` is the record's class (``PlayerActed``,
+    ``HandDealt``, ``BoughtIn``...) and ``payload`` its fields. Hand records name
+    players by seat; ``HoleCardDealt`` and ``CardBurned`` are secret and must go
+    through the per-viewer filter before they leave the server."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    hand_id: int | None
+    version: int  # the game's version once the command that made it was applied
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: GameEvent) -> StoredEvent:
+        return cls(row.seq, row.kind, row.payload, row.hand_id, row.version, row.created_at)
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The answer to every command on a game: the version the table is at now and
+    the events the command added, in order. ``replayed`` is true when an idempotency
+    key matched an earlier request: nothing was done again, and this is the answer
+    that request got."""
+
+    game_id: int
+    version: int
+    status: GameStatus
+    events: tuple[StoredEvent, ...]
+    replayed: bool = False
+
+    def to_response(self) -> dict[str, Any]:
+        """What is kept under an idempotency key (the events are re-read by number)."""
+        seqs = [e.seq for e in self.events]
+        return {
+            "version": self.version,
+            "status": self.status.value,
+            "first_seq": min(seqs) if seqs else None,
+            "last_seq": max(seqs) if seqs else None,
+        }
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the lobby lists it, with its rules summarised."""
+
+    id: int
+    host_id: int
+    host_name: str
+    preset: str
+    format: GameFormat
+    status: GameStatus
+    version: int
+    pays_money: bool  # False at ``arena`` tables: points, no money
+    buy_in: int  # cents at money tables, points at ``arena``
+    small_blind: int  # in force now (the starting blinds before the first hand)
+    big_blind: int
+    blinds_every_hands: int | None
+    blinds_every_minutes: int | None
+    blinds_rate_percent: int
+    payouts: tuple[int, ...]  # percent per place, first place first
+    seats_taken: int
+    seat_count: int
+    turn_clock_seconds: int | None  # None: no automatic clock (``legacy``)
+    between_hands_seconds: int
+    hands_dealt: int
+    created_at: datetime
+    last_activity_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    user_id: int
+    name: str
+    stack: int  # in front of the player between hands; in the hand, behind their bet
+    sitting_out: bool
+    waiting_for_big_blind: bool
+    leaving: str | None  # "left" or "timed_out": cashed out once the hand ends
+    timeouts_in_a_row: int
+    in_hand: bool
+    folded: bool
+    bet: int  # in front of them in this betting round
+    all_in: bool
+    continued: bool  # pressed Continue since the last hand
+
+
+@dataclass(frozen=True)
+class LegalActionsView:
+    """What the viewer may do now: the query beside ``act``."""
+
+    kinds: tuple[str, ...]
+    to_call: int
+    call_amount: int
+    min_to: int  # bounds of a bet or raise (total bet in the round); 0 if neither
+    max_to: int
+    all_in_to: int
+
+
+@dataclass(frozen=True)
+class HandView:
+    """The public state of the running (or last) hand, plus the viewer's own cards."""
+
+    number: int
+    running: bool
+    street: str
+    board: tuple[int, ...]  # cards 0..51 (``cardroom.cards.card_text`` names them)
+    pot: int
+    button_seat: int
+    small_blind_seat: int | None
+    big_blind_seat: int
+    small_blind: int
+    big_blind: int
+    seat_to_act: int | None
+    my_cards: tuple[int, ...]  # empty for spectators and players not dealt in
+    legal: LegalActionsView | None  # when it is the viewer's turn
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    summary: GameSummary
+    seats: tuple[SeatView, ...]
+    hand: HandView | None
+    level: int
+    viewer_seat: int | None
+    viewer_cost: int | None  # what sitting down costs the viewer now (None if seated)
+    turn_due_at: datetime | None
+    deal_due_at: datetime | None
+    cancel_due_at: datetime | None  # a waiting game's 72-hour cancellation
+    next_level_at: datetime | None
+    finishes: tuple[tuple[int, int], ...]  # tournament (user id, place) so far
+    last_seq: int

@@ -1,0 +1,517 @@
+"""One command on one game, inside the use case's transaction.
+
+``GameTx.open`` locks the game's row (``SELECT ... FOR UPDATE`` on PostgreSQL;
+SQLite's ``BEGIN IMMEDIATE`` has already serialised the transaction) and loads its
+``Table``. ``run`` applies a table command and, in the same transaction, everything
+that follows from it:
+
+- the table's money records move money through the ledger (buy-ins, rebuys, refunds,
+  cash-outs, per-hand buy-ins and settlements, prizes);
+- a newly dealt hand gets its ``hands`` row (deck, setup), a finished one its final
+  state;
+- the table's records and the hand's engine records are numbered and stored in the
+  order they happened.
+
+``save`` writes the table back, bumps the version, keeps ``game_players`` in step and
+reschedules the game's deadlines. Requests carry the version they saw and an
+optional idempotency key (``check_request`` / ``finish_request``).
+
+Table times are seconds since the game was created (``schedule.seconds_of``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from cardroom.actions import IllegalAction
+from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
+from cardroom.events import Event, event_to_dict
+from cardroom.hand import Hand
+from cardroom.rules import Format
+from cardroom.service.errors import Conflict, InvalidInput
+from cardroom.service.game_errors import (
+    GameNotFound,
+    IdempotencyKeyReused,
+    StaleVersion,
+    TooManyWaitingGames,
+    translated,
+)
+from cardroom.service.game_records import PlayResult, StoredEvent
+from cardroom.service.money import pay
+from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
+from cardroom.store import ledger
+from cardroom.store.models import (
+    IDEMPOTENCY_KEY_MAX_LENGTH,
+    WAITING_GAMES_PER_PLAYER,
+    Game,
+    GameEvent,
+    GamePlayer,
+    GameStatus,
+    HandRecord,
+    IdempotencyKey,
+    LedgerAccount,
+    TransferKind,
+)
+from cardroom.table import (
+    Table,
+    TableError,
+    TableEvent,
+    TableStatus,
+    table_from_dict,
+    table_to_dict,
+)
+from cardroom.table.events import (
+    BoughtIn,
+    BuyInRefunded,
+    CashedOut,
+    HandBoughtIn,
+    HandDealt,
+    HandFinished,
+    HandSettled,
+    PlayerLeft,
+    PrizePaid,
+    Rebought,
+    table_event_to_dict,
+)
+
+# Which transfer each money record makes (the sign of its balance_change says which
+# way: a debit goes from the player to the game).
+_TRANSFER_KINDS: dict[type[TableEvent], TransferKind] = {
+    BoughtIn: TransferKind.BUY_IN,
+    Rebought: TransferKind.REBUY,
+    HandBoughtIn: TransferKind.SETTLEMENT,
+    BuyInRefunded: TransferKind.REFUND,
+    CashedOut: TransferKind.CASH_OUT,
+    HandSettled: TransferKind.SETTLEMENT,
+    PrizePaid: TransferKind.PRIZE,
+}
+
+
+def status_of(table: Table) -> GameStatus:
+    if table.status is TableStatus.WAITING:
+        return GameStatus.WAITING
+    if table.status is TableStatus.FINISHED:
+        return GameStatus.FINISHED
+    if table.status is TableStatus.CANCELLED:
+        return GameStatus.CANCELLED
+    if table.held or table.short_of_players:
+        return GameStatus.PAUSED
+    return GameStatus.RUNNING
+
+
+def lock_game(session: Session, game_id: int) -> Game:
+    if type(game_id) is not int:
+        raise GameNotFound("There is no such game.")
+    game = session.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if game is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return game
+
+
+def last_seq(session: Session, game_id: int) -> int:
+    return int(
+        session.scalar(
+            select(func.coalesce(func.max(GameEvent.seq), 0)).where(GameEvent.game_id == game_id)
+        )
+        or 0
+    )
+
+
+@dataclass
+class _Record:
+    kind: str
+    payload: dict[str, Any]
+    hand: HandRecord | None
+
+
+@dataclass
+class GameTx:
+    session: Session
+    game: Game
+    table: Table
+    now: datetime
+    actor_id: int | None = None  # who asked, for the ledger's created_by
+    fresh: bool = False  # a game row just inserted at version 1: the first save keeps it
+    records: list[_Record] = field(default_factory=list)
+    changed: bool = False
+    stored: list[StoredEvent] = field(default_factory=list)
+    _account: LedgerAccount | None = None
+
+    @classmethod
+    def open(
+        cls, session: Session, game_id: int, now: datetime, actor_id: int | None = None
+    ) -> GameTx:
+        game = lock_game(session, game_id)
+        return cls(session, game, table_from_dict(game.state), now, actor_id)
+
+    @property
+    def t(self) -> float:
+        """Now, in table time."""
+        return seconds_of(self.game, self.now)
+
+    # -------------------------------------------------------------- requests
+
+    def check_request(
+        self,
+        user_id: int | None,
+        expected_version: int | None,
+        key: str | None,
+        request: dict[str, Any],
+    ) -> PlayResult | None:
+        """The stored answer if ``key`` was seen before from this player at this game;
+        otherwise check the version the request saw and return None. (The operator's
+        console, ``user_id`` None, sends no keys.)"""
+        if key is not None:
+            if type(key) is not str or not 1 <= len(key) <= IDEMPOTENCY_KEY_MAX_LENGTH:
+                raise InvalidInput(
+                    f"An idempotency key is 1 to {IDEMPOTENCY_KEY_MAX_LENGTH} characters."
+                )
+            if user_id is None:
+                raise InvalidInput("Requests from the console carry no idempotency key.")
+            row = self.session.scalar(
+                select(IdempotencyKey).where(
+                    IdempotencyKey.game_id == self.game.id,
+                    IdempotencyKey.user_id == user_id,
+                    IdempotencyKey.key == key,
+                )
+            )
+            if row is not None:
+                if row.request != request:
+                    raise IdempotencyKeyReused(
+                        "This idempotency key was already used for another request."
+                    )
+                return self._replay(row.response)
+        self.check_version(expected_version)
+        return None
+
+    def check_version(self, expected_version: int | None) -> None:
+        if expected_version is None:
+            return
+        if type(expected_version) is not int:
+            raise InvalidInput("A table version is a whole number.")
+        if expected_version != self.game.version:
+            raise StaleVersion(
+                f"The table has changed since you saw it (you saw version "
+                f"{expected_version}, it is at {self.game.version}): look again.",
+                expected=expected_version,
+                current=self.game.version,
+            )
+
+    def finish_request(
+        self, user_id: int | None, key: str | None, request: dict[str, Any]
+    ) -> PlayResult:
+        self.save()
+        result = self.result()
+        if key is not None and user_id is not None:
+            self.session.add(
+                IdempotencyKey(
+                    game_id=self.game.id,
+                    user_id=user_id,
+                    key=key,
+                    request=request,
+                    response=result.to_response(),
+                    created_at=self.now,
+                )
+            )
+            self.session.flush()
+        return result
+
+    def result(self) -> PlayResult:
+        return PlayResult(self.game.id, self.game.version, self.game.status, tuple(self.stored))
+
+    def _replay(self, response: dict[str, Any]) -> PlayResult:
+        events: tuple[StoredEvent, ...] = ()
+        first, last = response["first_seq"], response["last_seq"]
+        if first is not None:
+            rows = self.session.scalars(
+                select(GameEvent)
+                .where(GameEvent.game_id == self.game.id, GameEvent.seq.between(first, last))
+                .order_by(GameEvent.seq)
+            )
+            events = tuple(StoredEvent.of(row) for row in rows)
+        return PlayResult(
+            self.game.id,
+            response["version"],
+            GameStatus(response["status"]),
+            events,
+            replayed=True,
+        )
+
+    # -------------------------------------------------------------- commands
+
+    def run(
+        self, command: Callable[[], list[TableEvent]], *, deck: Sequence[int] | None = None
+    ) -> list[TableEvent]:
+        """Apply a table command and everything that follows from it; a refusal
+        becomes the matching ``ServiceError`` (the table is unchanged)."""
+        table = self.table
+        before = table.hand
+        was_running = table.hand_running
+        seen = len(before.events) if before is not None else 0
+        try:
+            events = command()
+        except (TableError, IllegalAction) as refused:
+            raise translated(refused) from None
+        hand = table.hand
+        row: HandRecord | None = None
+        hand_events: list[Event] = []
+        ordered: list[TableEvent | Event] = []
+        if hand is not None and hand is not before:  # a new hand was dealt
+            row = self._new_hand_row(hand, deck)
+            hand_events = list(hand.events)
+            split = next(
+                (i + 1 for i, e in enumerate(events) if isinstance(e, HandDealt)), len(events)
+            )
+            ordered = [*events[:split], *hand_events, *events[split:]]
+        else:
+            if hand is not None and was_running:
+                row = self._hand_row(table.hands_dealt)
+                hand_events = list(hand.events[seen:])
+            ordered = [*hand_events, *events]
+        reasons = {e.player: e.reason for e in events if isinstance(e, PlayerLeft)}
+        for event in events:
+            self._move_money(event, row, reasons)
+        for item in ordered:
+            if isinstance(item, TableEvent):
+                data = table_event_to_dict(item)
+            else:
+                data = event_to_dict(item)
+            kind = data.pop("type")
+            self.records.append(_Record(kind, data, row))
+        finished = any(isinstance(e, HandFinished) for e in events)
+        if row is not None and hand is not None and hand.is_over and finished:
+            row.ended_at = self.now
+            row.final_state = hand.to_dict()
+        if ordered:
+            self.changed = True
+        return events
+
+    def note(self, kind: str, payload: dict[str, Any]) -> None:
+        """A record of the room's own (``GameCreated``, ``GameCancelled``...)."""
+        self.records.append(_Record(kind, payload, None))
+        self.changed = True
+
+    def touch(self) -> None:
+        """Count as activity and as a change even if no record was made."""
+        self.changed = True
+
+    def deal_if_due(self, source: RandomSource | None, *, force: bool = False) -> None:
+        """Deal the next hand if the table is ready for one: the first hand right
+        after the start, the next once everyone pressed Continue or the review time
+        is over (``force``: at once, for "Skip waiting and deal" and the clock)."""
+        table = self.table
+        if table.status is not TableStatus.PLAYING or table.hand_running or table.held:
+            return
+        if not force:
+            due = table.deal_due()
+            if not (table.everyone_continued() or (due is not None and due <= self.t)):
+                return
+        self.deal(source)
+
+    def deal(self, source: RandomSource | None) -> None:
+        table = self.table
+        balances = self.balances(table.players()) if table.format is Format.PER_HAND else None
+        deck = shuffled_deck(source if source is not None else SystemRandomSource())
+        self.run(lambda: table.deal(self.t, deck, balances=balances), deck=deck)
+
+    # ----------------------------------------------------------------- money
+
+    def account(self) -> LedgerAccount:
+        if self._account is None:
+            self._account = ledger.game_account(self.session, self.game.id)
+        return self._account
+
+    def balances(self, players: Iterable[int]) -> dict[int, int]:
+        """The players' balances, their ledger rows locked until the transaction ends
+        (in id order, like the ledger's own locks)."""
+        ids = sorted(set(players))
+        if not ids:
+            return {}
+        rows = self.session.scalars(
+            select(LedgerAccount)
+            .where(LedgerAccount.user_id.in_(ids))
+            .order_by(LedgerAccount.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).all()
+        return {row.user_id: row.balance_cents for row in rows if row.user_id is not None}
+
+    def balance(self, player: int) -> int:
+        return self.balances([player]).get(player, 0)
+
+    def _move_money(
+        self, event: TableEvent, row: HandRecord | None, reasons: dict[int, str]
+    ) -> None:
+        kind = _TRANSFER_KINDS.get(type(event))
+        change = event.balance_change
+        if kind is None or change == 0:
+            return
+        player: int = getattr(event, "player")  # noqa: B009
+        user = ledger.user_account(self.session, player)
+        game = self.account()
+        source, destination = (user, game) if change < 0 else (game, user)
+        pay(
+            self.session,
+            source=source,
+            destination=destination,
+            amount_cents=abs(change),
+            kind=kind,
+            reason=self._reason(event, row, reasons),
+            now=self.now,
+            created_by_id=self.actor_id,
+            game_id=self.game.id,
+            hand_id=None if row is None else row.id,
+        )
+
+    def _reason(self, event: TableEvent, row: HandRecord | None, reasons: dict[int, str]) -> str:
+        where = f"game {self.game.id}"
+        hand = f"hand {row.number} of {where}" if row is not None else where
+        if isinstance(event, BoughtIn):
+            return f"Buy-in, {where}"
+        if isinstance(event, Rebought):
+            return f"Rebuy, {where}"
+        if isinstance(event, HandBoughtIn):
+            return f"Buy-in for {hand}"
+        if isinstance(event, HandSettled):
+            return f"Result of {hand}"
+        if isinstance(event, BuyInRefunded):
+            why = reasons.get(event.player, "left")
+            return f"Refund, {where} " + (
+                "cancelled" if why == "cancelled" else "left before the start"
+            )
+        if isinstance(event, CashedOut):
+            return f"Cash-out, {where}"
+        assert isinstance(event, PrizePaid)
+        return f"Prize for place {event.place}, {where}"
+
+    # ----------------------------------------------------------------- hands
+
+    def _new_hand_row(self, hand: Hand, deck: Sequence[int] | None) -> HandRecord:
+        setup = hand.to_dict()["setup"]
+        row = HandRecord(
+            game_id=self.game.id,
+            number=self.table.hands_dealt,
+            deck=list(deck if deck is not None else hand.deck),
+            setup=setup,
+            started_at=self.now,
+        )
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def _hand_row(self, number: int) -> HandRecord:
+        row = self.session.scalar(
+            select(HandRecord).where(
+                HandRecord.game_id == self.game.id, HandRecord.number == number
+            )
+        )
+        assert row is not None, f"hand {number} of game {self.game.id} has no row"
+        return row
+
+    # ------------------------------------------------------------------ save
+
+    def save(self) -> None:
+        """Write the table back with everything this transaction did; nothing if
+        nothing changed."""
+        if not self.changed:
+            return
+        game, table = self.game, self.table
+        if self.fresh:
+            self.fresh = False
+        else:
+            game.version += 1
+        game.state = table_to_dict(table)
+        status = status_of(table)
+        if game.started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
+            game.started_at = self.now
+        if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and game.ended_at is None:
+            game.ended_at = self.now
+        game.status = status
+        game.last_activity_at = self.now
+        seq = last_seq(self.session, game.id)
+        for record in self.records:
+            seq += 1
+            row = GameEvent(
+                game_id=game.id,
+                seq=seq,
+                kind=record.kind,
+                payload=record.payload,
+                hand_id=None if record.hand is None else record.hand.id,
+                version=game.version,
+                created_at=self.now,
+            )
+            self.session.add(row)
+            self.stored.append(
+                StoredEvent(seq, record.kind, record.payload, row.hand_id, game.version, self.now)
+            )
+        self.records = []
+        self.changed = False
+        self._sync_players()
+        store_deadlines(self.session, game, wanted_deadlines(game, table, self.t), self.now)
+        self.session.flush()
+
+    def _sync_players(self) -> None:
+        """``game_players`` after the change: a row per player who ever sat here, the
+        seat of those seated, a waiting slot (1 to 3) for each game waiting to start."""
+        session, game, table = self.session, self.game, self.table
+        rows = {
+            row.user_id: row
+            for row in session.scalars(select(GamePlayer).where(GamePlayer.game_id == game.id))
+        }
+        seated = {seat.player: seat.number for seat in table.seats.values()}
+        waiting = table.status is TableStatus.WAITING
+        moved = False
+        # Free every seat that changes first, so no two rows ever hold one seat.
+        for user_id, row in rows.items():
+            if row.seat != seated.get(user_id):
+                row.seat = None
+                moved = True
+            if not waiting or user_id not in seated:
+                row.waiting_slot = None
+        if moved:
+            session.flush()
+        for user_id, number in seated.items():
+            known = rows.get(user_id)
+            if known is None:
+                row = GamePlayer(game_id=game.id, user_id=user_id, joined_at=self.now)
+                session.add(row)
+            else:
+                row = known
+            row.seat = number
+            if waiting and row.waiting_slot is None:
+                row.waiting_slot = self._free_waiting_slot(user_id)
+        try:
+            session.flush()
+        except IntegrityError:
+            # Another transaction took the last waiting slot or the seat meanwhile.
+            raise Conflict(
+                "Someone else changed this at the same moment: look again and retry."
+            ) from None
+
+    def _free_waiting_slot(self, user_id: int) -> int:
+        used = set(
+            self.session.scalars(
+                select(GamePlayer.waiting_slot).where(
+                    GamePlayer.user_id == user_id, GamePlayer.waiting_slot.is_not(None)
+                )
+            )
+        )
+        for slot in range(1, WAITING_GAMES_PER_PLAYER + 1):
+            if slot not in used:
+                return slot
+        raise TooManyWaitingGames(
+            f"You already have {WAITING_GAMES_PER_PLAYER} games waiting to start: "
+            "leave one or wait for one to start."
+        )

@@ -1,0 +1,634 @@
+"""The lobby and the game lifecycle: create a game, list and show games, join (and
+rejoin), leave, start, cancel.
+
+Each function is one transaction; a refusal raises a ``ServiceError`` subclass (see
+``cardroom.service.game_errors``) and changes nothing. Commands on a game return a
+``PlayResult``: the version the table is at and the events the command added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import case, select
+from sqlalchemy.orm import Session
+
+from cardroom.deck import RandomSource, SystemRandomSource
+from cardroom.hand import STREET_NAMES
+from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
+from cardroom.service.admin import Actor, ConsoleOperator, check_reason, record_admin_action
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import AccountSuspended, Forbidden, InvalidInput, NotFound
+from cardroom.service.game_errors import (
+    AlreadySeated,
+    GameNotFound,
+    InvalidGameOptions,
+    NotAllowedNow,
+    NotHostOrAdmin,
+    TooManyWaitingGames,
+    translated,
+)
+from cardroom.service.game_records import (
+    GameDetail,
+    GameSummary,
+    HandView,
+    LegalActionsView,
+    PlayResult,
+    SeatView,
+)
+from cardroom.service.game_tx import GameTx, last_seq
+from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
+from cardroom.service.users import SUSPENDED_SENTENCE
+from cardroom.store import ledger
+from cardroom.store.models import (
+    MAX_SEAT,
+    WAITING_GAMES_PER_PLAYER,
+    Game,
+    GameFormat,
+    GamePlayer,
+    GameStatus,
+    Role,
+    User,
+)
+from cardroom.table import (
+    BlindSchedule,
+    InvalidTableConfig,
+    Table,
+    TableConfig,
+    TableStatus,
+    table_from_dict,
+    table_to_dict,
+)
+from cardroom.table.config import DEFAULT_SEATS
+
+MAX_BUY_IN = 100_000_000  # $1,000,000.00 (or as many points at ``arena`` tables)
+DAY = 24 * 3600
+
+# Rule options a game may set for itself, with the range each takes. The others
+# (formats, chip unit, button rules, how blinds rise...) are what makes a preset.
+_INT_OPTIONS: dict[str, tuple[int, int, bool]] = {  # name: (least, most, may be None)
+    "turn_clock_seconds": (5, 14 * DAY, True),
+    "between_hands_seconds": (5, DAY, False),
+    "inactive_fold_after_seconds": (60, 30 * DAY, True),
+    "raise_cap": (1, 10, True),
+    "cash_timeouts_to_cash_out": (1, 100, True),
+    "rejoin_window_seconds": (0, 7 * DAY, True),
+}
+_BOOL_OPTIONS = frozenset(
+    {"full_big_blind_call", "short_all_ins_add_up", "cash_rebuy", "idle_seats_removable"}
+)
+_ENUM_OPTIONS: dict[str, type[MinRaise] | type[Showdown]] = {
+    "min_raise": MinRaise,
+    "showdown": Showdown,
+}
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What a game is created with. Amounts are cents at money tables (one chip per
+    cent) and points at ``arena`` tables. Anything left as None takes the preset's
+    default: the big blind a fiftieth of the buy-in, fixed blinds (``arena``: doubling
+    every 10 hands), winner takes all, the preset's clocks."""
+
+    preset: str = "house"
+    format: str | None = None  # cash, per_hand, tournament; None: the preset's first
+    seats: int = DEFAULT_SEATS
+    buy_in: int = 10_00
+    small_blind: int | None = None
+    big_blind: int | None = None
+    blinds_every_hands: int | None = None
+    blinds_every_minutes: int | None = None
+    blinds_rate_percent: int | None = None  # None: 100 at arena tables, else required
+    payouts: Sequence[int] | None = None  # percent per place, first place first
+    rules: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"turn_clock_seconds": 600}
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def active_user(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id) if type(user_id) is int else None
+    if user is None:
+        raise NotFound("There is no such user.")
+    if user.suspended:
+        raise AccountSuspended(SUSPENDED_SENTENCE)
+    return user
+
+
+def host_or_admin(session: Session, game: Game, actor: Actor) -> User | None:
+    """The acting host or admin (None: the operator's console), or a refusal."""
+    if isinstance(actor, ConsoleOperator):
+        return None
+    user = session.get(User, actor) if type(actor) is int else None
+    if user is None or user.suspended:
+        raise Forbidden("Only the host of this game or an admin can do that.")
+    if user.id == game.host_id or user.role is Role.ADMIN:
+        return user
+    raise NotHostOrAdmin("Only the host of this game or an admin can do that.")
+
+
+def _int(name: str, value: object, least: int, most: int) -> int:
+    if type(value) is not int:
+        raise InvalidGameOptions(f"{name} is a whole number.")
+    if not least <= value <= most:
+        raise InvalidGameOptions(f"{name} is from {least:,} to {most:,}.")
+    return value
+
+
+def _opt_int(name: str, value: object, least: int, most: int) -> int | None:
+    return None if value is None else _int(name, value, least, most)
+
+
+def _rules(options: GameOptions) -> Rules:
+    if type(options.preset) is not str:
+        raise InvalidGameOptions("A preset is named: house, standard, arena or legacy.")
+    try:
+        base = preset(options.preset)
+    except RulesError as refused:
+        raise InvalidGameOptions(str(refused)) from None
+    if not isinstance(options.rules, Mapping):
+        raise InvalidGameOptions("Rule options are given by name.")
+    overrides: dict[str, Any] = {}
+    for name, value in options.rules.items():
+        if name in _INT_OPTIONS:
+            least, most, nullable = _INT_OPTIONS[name]
+            if value is None and nullable:
+                overrides[name] = None
+            else:
+                overrides[name] = _int(name, value, least, most)
+        elif name in _BOOL_OPTIONS:
+            if type(value) is not bool:
+                raise InvalidGameOptions(f"{name} is true or false.")
+            overrides[name] = value
+        elif name in _ENUM_OPTIONS:
+            enum = _ENUM_OPTIONS[name]
+            try:
+                overrides[name] = enum(value)
+            except ValueError:
+                allowed = ", ".join(m.value for m in enum)
+                raise InvalidGameOptions(f"{name} is one of {allowed}.") from None
+        elif name in {f for f in base.to_dict()}:
+            raise InvalidGameOptions(f"{name} is fixed by the {base.name} preset.")
+        else:
+            raise InvalidGameOptions(f"Unknown rule option: {name}.")
+    return base.with_options(**overrides) if overrides else base
+
+
+def table_config(options: GameOptions) -> TableConfig:
+    """The checked configuration of a new game (``InvalidGameOptions`` if none)."""
+    rules = _rules(options)
+    fmt = options.format if options.format is not None else rules.formats[0].value
+    seats = _int("seats", options.seats, 2, MAX_SEAT)
+    buy_in = _int("buy_in", options.buy_in, 1, MAX_BUY_IN)
+    small, big = options.small_blind, options.big_blind
+    blinds: tuple[int, int] | None = None
+    if small is not None or big is not None:
+        if small is None or big is None:
+            raise InvalidGameOptions("Give both blinds, or neither for the default.")
+        blinds = (_int("small_blind", small, 1, MAX_BUY_IN), _int("big_blind", big, 1, MAX_BUY_IN))
+    every_hands = _opt_int("blinds_every_hands", options.blinds_every_hands, 1, 10_000)
+    every_minutes = _opt_int("blinds_every_minutes", options.blinds_every_minutes, 1, 7 * 24 * 60)
+    rate = _opt_int("blinds_rate_percent", options.blinds_rate_percent, 1, 1000)
+    schedule: BlindSchedule | None = None
+    if every_hands is not None or every_minutes is not None or rate is not None:
+        if rate is None:
+            rate = 100 if rules.name == "arena" else 0
+        schedule = BlindSchedule(every_hands, every_minutes, rate)
+    payouts: tuple[int, ...] | None = None
+    if options.payouts is not None:
+        if isinstance(options.payouts, str | bytes) or not isinstance(options.payouts, Sequence):
+            raise InvalidGameOptions("Payouts are a list of whole percentages.")
+        payouts = tuple(_int("a payout", p, 1, 100) for p in options.payouts)
+    try:
+        return TableConfig.create(
+            fmt,
+            rules,
+            buy_in=buy_in,
+            seat_count=seats,
+            blinds=blinds,
+            schedule=schedule,
+            payouts=payouts,
+        )
+    except (InvalidTableConfig, RulesError) as refused:
+        raise translated(refused) from None
+
+
+def _pre_check_sit(tx: GameTx, user_id: int) -> None:
+    """Refusals with a clearer sentence than the database's own backstops."""
+    if user_id in tx.table.players():
+        raise AlreadySeated("You already have a seat at this table.")
+    if tx.table.status is TableStatus.WAITING:
+        waiting = tx.session.scalars(
+            select(GamePlayer.game_id).where(
+                GamePlayer.user_id == user_id,
+                GamePlayer.waiting_slot.is_not(None),
+                GamePlayer.game_id != tx.game.id,
+            )
+        ).all()
+        if len(waiting) >= WAITING_GAMES_PER_PLAYER:
+            raise TooManyWaitingGames(
+                f"You already have {WAITING_GAMES_PER_PLAYER} games waiting to start: "
+                "leave one or wait for one to start."
+            )
+
+
+def sit_down(tx: GameTx, user_id: int, seat: int | None, source: RandomSource | None) -> None:
+    """Seat the player (paying the buy-in where it is paid at the seat); a waiting game
+    that is now full starts by itself and deals its first hand."""
+    if seat is not None and type(seat) is not int:
+        raise InvalidInput("A seat is a number.")
+    _pre_check_sit(tx, user_id)
+    table = tx.table
+    balance = tx.balance(user_id) if table.config.pays_money else None
+    tx.run(lambda: table.sit(user_id, tx.t, balance=balance, seat=seat))
+    if table.status is TableStatus.WAITING and len(table.seats) == table.config.seat_count:
+        start_table(tx, source)
+    tx.deal_if_due(source)
+
+
+def start_table(tx: GameTx, source: RandomSource | None) -> None:
+    table = tx.table
+    drawn = source if source is not None else SystemRandomSource()
+    tx.run(lambda: table.start(tx.t, drawn))
+    tx.deal_if_due(source)
+
+
+# -------------------------------------------------------------- use cases
+
+
+def create_game(
+    ctx: ServiceContext,
+    host_id: int,
+    options: GameOptions,
+    *,
+    sit: bool = True,
+    seat: int | None = None,
+) -> PlayResult:
+    """A new game waiting for players, hosted by ``host_id``, who sits down at once
+    (paying the buy-in) unless ``sit`` is false."""
+    if not isinstance(options, GameOptions):
+        raise InvalidGameOptions("Give the game's options.")
+    config = table_config(options)
+    now = ctx.now()
+    with ctx.transaction() as session:
+        host = active_user(session, host_id)
+        table = Table.create(config)
+        game = Game(
+            host_id=host.id,
+            preset=config.rules.name,
+            format=GameFormat(config.format.value),
+            config=config.to_dict(),
+            status=GameStatus.WAITING,
+            version=1,
+            created_at=now,
+            last_activity_at=now,
+            state=table_to_dict(table),
+        )
+        session.add(game)
+        session.flush()
+        ledger.open_game_account(session, game.id, now)
+        tx = GameTx(session, game, table, now, host.id, fresh=True)
+        tx.note("GameCreated", {"host": host.id, "config": config.to_dict()})
+        if sit:
+            sit_down(tx, host.id, seat, None)
+        tx.save()
+        return tx.result()
+
+
+def join(
+    ctx: ServiceContext,
+    game_id: int,
+    user_id: int,
+    *,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    source: RandomSource | None = None,
+) -> PlayResult:
+    """Sit down at a game: the seat asked for or the first free one. At a cash table
+    or a tournament the buy-in is debited now (at a running cash table, within 2 hours
+    of cashing out, the larger of the buy-in and what you cashed out with: see
+    ``seat_cost``); a per-hand table only needs it in the balance. A waiting game that
+    fills up starts by itself."""
+    now = ctx.now()
+    request = {"op": "join", "seat": seat}
+    with ctx.transaction() as session:
+        active_user(session, user_id)
+        tx = GameTx.open(session, game_id, now, user_id)
+        replay = tx.check_request(user_id, expected_version, idempotency_key, request)
+        if replay is not None:
+            return replay
+        sit_down(tx, user_id, seat, source)
+        return tx.finish_request(user_id, idempotency_key, request)
+
+
+def rejoin(
+    ctx: ServiceContext,
+    game_id: int,
+    user_id: int,
+    *,
+    seat: int | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    source: RandomSource | None = None,
+) -> PlayResult:
+    """Sit down again at a cash table you cashed out of: ``join``, refused for a
+    player who never left this table. Within 2 hours (``house``) it costs the larger
+    of the buy-in and the amount cashed out with."""
+    with ctx.transaction() as session:
+        game = session.get(Game, game_id) if type(game_id) is int else None
+        if game is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        cashed_out = {p for p, _ in table_from_dict(game.state).cash_outs.items()}
+        if user_id not in cashed_out:
+            raise NotAllowedNow("You have not cashed out of this table: join it instead.")
+    return join(
+        ctx,
+        game_id,
+        user_id,
+        seat=seat,
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        source=source,
+    )
+
+
+def leave(
+    ctx: ServiceContext,
+    game_id: int,
+    user_id: int,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    source: RandomSource | None = None,
+) -> PlayResult:
+    """Leave the table. Before the start the buy-in is refunded; at a running cash or
+    per-hand table you are cashed out at once, or as soon as nothing of yours is in a
+    pot. A running tournament cannot be left."""
+    now = ctx.now()
+    request = {"op": "leave"}
+    with ctx.transaction() as session:
+        tx = GameTx.open(session, game_id, now, user_id)
+        replay = tx.check_request(user_id, expected_version, idempotency_key, request)
+        if replay is not None:
+            return replay
+        table = tx.table
+        tx.run(lambda: table.leave(user_id, tx.t))
+        tx.deal_if_due(source)
+        return tx.finish_request(user_id, idempotency_key, request)
+
+
+cash_out = leave  # at a running cash table, leaving is cashing out
+
+
+def start(
+    ctx: ServiceContext,
+    game_id: int,
+    actor: Actor,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+    source: RandomSource | None = None,
+) -> PlayResult:
+    """The host (or an admin) starts a game that two or more have joined: tournament
+    seats are drawn at random, and the first hand is dealt."""
+    now = ctx.now()
+    request = {"op": "start"}
+    with ctx.transaction() as session:
+        tx = GameTx.open(session, game_id, now)
+        user = host_or_admin(session, tx.game, actor)
+        owner = tx.actor_id = None if user is None else user.id
+        replay = tx.check_request(owner, expected_version, idempotency_key, request)
+        if replay is not None:
+            return replay
+        start_table(tx, source)
+        return tx.finish_request(owner, idempotency_key, request)
+
+
+def cancel_game(ctx: ServiceContext, actor: Actor, game_id: int, reason: str) -> PlayResult:
+    """The host or an admin cancels a game that has not started: every buy-in is
+    refunded. Recorded in the admin log."""
+    why = check_reason(reason)
+    now = ctx.now()
+    with ctx.transaction() as session:
+        tx = GameTx.open(session, game_id, now)
+        user = host_or_admin(session, tx.game, actor)
+        tx.actor_id = None if user is None else user.id
+        before = {"game_id": tx.game.id, "status": tx.game.status.value, "version": tx.game.version}
+        cancel_table(tx, why)
+        tx.save()
+        record_admin_action(
+            session,
+            admin=user,
+            action="cancel_game",
+            target=None,
+            reason=why,
+            before=before,
+            after={
+                "game_id": tx.game.id,
+                "status": tx.game.status.value,
+                "version": tx.game.version,
+            },
+            now=now,
+        )
+        return tx.result()
+
+
+def cancel_table(tx: GameTx, reason: str) -> None:
+    table = tx.table
+    tx.run(lambda: table.cancel(tx.t))
+    tx.note("GameCancelled", {"reason": reason})
+
+
+# ------------------------------------------------------------------- reads
+
+
+def list_lobby(
+    ctx: ServiceContext,
+    *,
+    statuses: Sequence[GameStatus] = (GameStatus.WAITING, GameStatus.RUNNING, GameStatus.PAUSED),
+    limit: int = 100,
+) -> tuple[GameSummary, ...]:
+    """Games waiting to start, then games being played, most recently active first."""
+    if type(limit) is not int or not 1 <= limit <= 500:
+        raise InvalidInput("A lobby page lists 1 to 500 games.")
+    order = case((Game.status == GameStatus.WAITING, 0), else_=1)
+    with ctx.transaction() as session:
+        rows = session.execute(
+            select(Game, User.name)
+            .join(User, User.id == Game.host_id)
+            .where(Game.status.in_(list(statuses)))
+            .order_by(order, Game.last_activity_at.desc(), Game.id.desc())
+            .limit(limit)
+        ).all()
+        return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
+
+
+def my_games(ctx: ServiceContext, user_id: int) -> tuple[GameSummary, ...]:
+    """The games the player has a seat at now, most recently active first."""
+    with ctx.transaction() as session:
+        rows = session.execute(
+            select(Game, User.name)
+            .join(User, User.id == Game.host_id)
+            .join(GamePlayer, GamePlayer.game_id == Game.id)
+            .where(GamePlayer.user_id == user_id, GamePlayer.seat.is_not(None))
+            .order_by(Game.last_activity_at.desc(), Game.id.desc())
+        ).all()
+        return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
+
+
+def summary(game: Game, table: Table, host_name: str) -> GameSummary:
+    cfg = table.config
+    return GameSummary(
+        id=game.id,
+        host_id=game.host_id,
+        host_name=host_name,
+        preset=game.preset,
+        format=game.format,
+        status=game.status,
+        version=game.version,
+        pays_money=cfg.pays_money,
+        buy_in=cfg.buy_in,
+        small_blind=table.small_blind,
+        big_blind=table.big_blind,
+        blinds_every_hands=cfg.schedule.every_hands,
+        blinds_every_minutes=cfg.schedule.every_minutes,
+        blinds_rate_percent=cfg.schedule.rate_percent,
+        payouts=cfg.payouts,
+        seats_taken=len(table.seats),
+        seat_count=cfg.seat_count,
+        turn_clock_seconds=cfg.rules.turn_clock_seconds,
+        between_hands_seconds=cfg.rules.between_hands_seconds,
+        hands_dealt=table.hands_dealt,
+        created_at=game.created_at,
+        last_activity_at=game.last_activity_at,
+    )
+
+
+def seat_cost(ctx: ServiceContext, game_id: int, user_id: int) -> int:
+    """What sitting down at this game costs the player now (the query beside
+    ``join``): the buy-in, or on rejoining a cash table within 2 hours the larger of
+    the buy-in and the amount cashed out with. 0 at ``arena`` tables."""
+    now = ctx.now()
+    with ctx.transaction() as session:
+        game = _game(session, game_id)
+        return _cost(game, table_from_dict(game.state), user_id, seconds_of(game, now))
+
+
+def _cost(game: Game, table: Table, user_id: int, t: float) -> int:
+    return table.buy_in_cost(user_id, t) if table.config.pays_money else 0
+
+
+def _game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id) if type(game_id) is int else None
+    if game is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    return game
+
+
+def game_detail(ctx: ServiceContext, game_id: int, viewer_id: int | None = None) -> GameDetail:
+    """The table as ``viewer_id`` may see it (None: a spectator): seats, stacks, the
+    hand's public state, the viewer's own hole cards and, on their turn, what they
+    may do. Other players' cards are never here: shown hands are in the events."""
+    now = ctx.now()
+    with ctx.transaction() as session:
+        game = _game(session, game_id)
+        table = table_from_dict(game.state)
+        host = session.get(User, game.host_id)
+        assert host is not None
+        users = dict(
+            session.execute(select(User.id, User.name).where(User.id.in_(table.players()))).all()
+        )
+        t = seconds_of(game, now)
+        viewer_seat = None
+        for seat in table.seats.values():
+            if seat.player == viewer_id:
+                viewer_seat = seat.number
+        cost = None
+        if viewer_id is not None and viewer_seat is None:
+            cost = _cost(game, table, viewer_id, t)
+        turn, due, level = table.turn_deadline(), table.deal_due(), next_level(table, t)
+        cancel = None
+        if table.status is TableStatus.WAITING:
+            cancel = game.last_activity_at + CANCEL_WAITING_AFTER
+        return GameDetail(
+            summary=summary(game, table, host.name),
+            seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
+            hand=_hand_view(table, viewer_id, viewer_seat),
+            level=table.level,
+            viewer_seat=viewer_seat,
+            viewer_cost=cost,
+            turn_due_at=None if turn is None else at(game, turn),
+            deal_due_at=None if due is None or table.held else at(game, due),
+            cancel_due_at=cancel,
+            next_level_at=None if level is None else at(game, level[0]),
+            finishes=tuple(table.finishes),
+            last_seq=last_seq(session, game.id),
+        )
+
+
+def _seat_view(table: Table, number: int, names: Mapping[int, str]) -> SeatView:
+    seat = table.seats[number]
+    hand = table.hand
+    in_hand = table.in_hand(seat)
+    stack, bet, folded, all_in = seat.stack, 0, False, False
+    if in_hand and hand is not None:
+        i = hand.seats.index(number)
+        stack, bet, folded = hand.stacks[i], hand.bets[i], hand.folded[i]
+        all_in = stack == 0 and not folded
+    return SeatView(
+        seat=number,
+        user_id=seat.player,
+        name=names.get(seat.player, "?"),
+        stack=stack,
+        sitting_out=seat.sitting_out,
+        waiting_for_big_blind=seat.waiting,
+        leaving=None if seat.leaving is None else seat.leaving.value,
+        timeouts_in_a_row=seat.timeouts,
+        in_hand=in_hand,
+        folded=folded,
+        bet=bet,
+        all_in=all_in,
+        continued=seat.player in table.continued,
+    )
+
+
+def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> HandView | None:
+    hand = table.hand
+    if hand is None:
+        return None
+    running = not hand.is_over
+    mine: tuple[int, ...] = ()
+    if viewer_id is not None:
+        for number, player in table.hand_players.items():
+            if player == viewer_id and number in hand.seats:
+                mine = tuple(hand.hole[hand.seats.index(number)])
+    legal = None
+    if running and viewer_seat is not None and hand.seat_to_act == viewer_seat:
+        la = hand.legal_actions()
+        legal = LegalActionsView(
+            kinds=tuple(k.value for k in la.kinds()),
+            to_call=la.to_call,
+            call_amount=la.call_amount,
+            min_to=la.min_to,
+            max_to=la.max_to,
+            all_in_to=la.all_in_to,
+        )
+    setup = hand.setup
+    return HandView(
+        number=table.hands_dealt,
+        running=running,
+        street=STREET_NAMES[int(hand.street)],
+        board=tuple(hand.board),
+        pot=hand.pot,
+        button_seat=setup.button_seat,
+        small_blind_seat=setup.small_blind_seat,
+        big_blind_seat=setup.big_blind_seat,
+        small_blind=setup.small_blind,
+        big_blind=setup.big_blind,
+        seat_to_act=hand.seat_to_act if running else None,
+        my_cards=mine,
+        legal=legal,
+    )

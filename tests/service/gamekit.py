@@ -1,0 +1,107 @@
+"""Helpers for the game use-case tests: players, whole hands through the use cases,
+balances and a clean audit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardroom.deck import RandomSource, SeededRandomSource
+from cardroom.service import accounts, lobby, money, play
+from cardroom.service.admin import CONSOLE
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import GameDetail, LegalActionsView, PlayResult
+from cardroom.store.models import Role
+
+PASSWORD = "correct horse"
+
+Choice = tuple[str, int | None]
+Policy = Callable[[LegalActionsView], Choice]
+
+
+def players(ctx: ServiceContext, *names: str) -> list[int]:
+    return [accounts.sign_up(ctx, name, PASSWORD).id for name in names]
+
+
+def admin(ctx: ServiceContext, name: str = "boss") -> int:
+    return accounts.create_user(ctx, CONSOLE, name, PASSWORD, role=Role.ADMIN).id
+
+
+def source(seed: int = 7) -> RandomSource:
+    return SeededRandomSource(seed)
+
+
+def passive(legal: LegalActionsView) -> Choice:
+    return ("check", None) if "check" in legal.kinds else ("call", None)
+
+
+def shove(legal: LegalActionsView) -> Choice:
+    return ("all_in", None)
+
+
+def folder(legal: LegalActionsView) -> Choice:
+    return ("check", None) if "check" in legal.kinds else ("fold", None)
+
+
+def to_act(ctx: ServiceContext, game_id: int) -> tuple[int, LegalActionsView, int] | None:
+    """(player to act, what they may do, table version), or None between hands."""
+    seen = lobby.game_detail(ctx, game_id)
+    if seen.hand is None or not seen.hand.running:
+        return None
+    player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
+    mine = lobby.game_detail(ctx, game_id, player)
+    assert mine.hand is not None and mine.hand.legal is not None
+    return player, mine.hand.legal, mine.summary.version
+
+
+def play_hand(
+    ctx: ServiceContext,
+    game_id: int,
+    policy: Policy = passive,
+    *,
+    rng: RandomSource | None = None,
+    limit: int = 200,
+) -> list[PlayResult]:
+    """Act for whoever is to act until the running hand ends."""
+    results = []
+    for _ in range(limit):
+        turn = to_act(ctx, game_id)
+        if turn is None:
+            return results
+        player, legal, version = turn
+        kind, amount = policy(legal)
+        results.append(
+            play.act(ctx, game_id, player, kind, amount, expected_version=version, source=rng)
+        )
+    raise AssertionError("the hand did not end")
+
+
+def everyone_continues(
+    ctx: ServiceContext, game_id: int, rng: RandomSource | None = None
+) -> list[PlayResult]:
+    detail = lobby.game_detail(ctx, game_id)
+    return [
+        play.press_continue(ctx, game_id, seat.user_id, source=rng)
+        for seat in detail.seats
+        if seat.in_hand and not seat.continued
+    ]
+
+
+def kinds(result: PlayResult) -> list[str]:
+    return [event.kind for event in result.events]
+
+
+def all_kinds(results: list[PlayResult]) -> list[str]:
+    return [kind for result in results for kind in kinds(result)]
+
+
+def balance(ctx: ServiceContext, user_id: int) -> int:
+    return money.balance(ctx, user_id)
+
+
+def detail(ctx: ServiceContext, game_id: int, viewer: int | None = None) -> GameDetail:
+    return lobby.game_detail(ctx, game_id, viewer)
+
+
+def assert_audit_clean(ctx: ServiceContext) -> None:
+    report = money.audit(ctx)
+    assert report.differences == (), report.differences
