@@ -82,7 +82,7 @@ def everyone_continues(
     return [
         play.press_continue(ctx, game_id, seat.user_id, source=rng)
         for seat in detail.seats
-        if seat.in_hand and not seat.continued
+        if not seat.continued
     ]
 
 
