@@ -74,15 +74,15 @@ def random_setup(rng: random.Random, players: int | None = None) -> tuple[HandSe
     return setup, seat_count
 
 
-def play_randomly(hand: Hand, rng: random.Random) -> None:
+def play_randomly(hand: Hand, rng: random.Random, admin: bool = True) -> None:
     """Random legal play to the end: folds, checks, calls, bets and raises of random
-    sizes, all-ins, the clock, and an admin folding someone out of turn."""
+    sizes, all-ins, the clock, and (if ``admin``) an admin folding someone out of turn."""
     while not hand.is_over:
         roll = rng.random()
         if roll < 0.03:
             hand.time_out()
             continue
-        if roll < 0.05:
+        if roll < 0.05 and admin:
             live = [
                 s for i, s in enumerate(hand.seats) if not hand.folded[i] and s != hand.seat_to_act
             ]
@@ -121,7 +121,7 @@ def random_hand(seed: int, rules_name: str | None = None, players: int | None = 
 
 
 def random_record(
-    seed: int, rules_name: str | None = None, players: int | None = None
+    seed: int, rules_name: str | None = None, players: int | None = None, admin: bool = True
 ) -> tuple[Hand, HandRecord]:
     rng = random.Random(seed)
     rules = preset(rules_name or rng.choice(sorted(PRESETS)))
@@ -129,7 +129,7 @@ def random_record(
     deck = list(range(52))
     rng.shuffle(deck)
     hand = Hand.start(rules, setup, deck)
-    play_randomly(hand, rng)
+    play_randomly(hand, rng, admin)
     actions = sum(1 for e in hand.events if isinstance(e, PlayerActed))
     times, now = [], START
     for _ in range(actions):
