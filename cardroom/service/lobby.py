@@ -561,7 +561,9 @@ def game_detail(ctx: ServiceContext, game_id: int, viewer_id: int | None = None)
             viewer_seat=viewer_seat,
             viewer_cost=cost,
             turn_due_at=None if turn is None else at(game, turn),
-            deal_due_at=None if due is None or table.held else at(game, due),
+            deal_due_at=None
+            if due is None or table.held or table.short_of_players
+            else at(game, due),
             cancel_due_at=cancel,
             next_level_at=None if level is None else at(game, level[0]),
             finishes=tuple(table.finishes),

@@ -71,7 +71,9 @@ def wanted_deadlines(game: Game, table: Table, now: float) -> dict[DeadlineKind,
             at(game, turn), {"hand": table.hands_dealt, "seat": table.hand.seat_to_act}
         )
     due = table.deal_due()
-    if due is not None and not table.held:
+    # Paused (by the host, or for lack of players): a hand is dealt on resuming, or
+    # as soon as a command finds two who can play.
+    if due is not None and not table.held and not table.short_of_players:
         out[DeadlineKind.CONTINUE] = Wanted(at(game, due), {"after_hand": table.hands_dealt})
     level = next_level(table, now)
     if level is not None:
