@@ -13,6 +13,7 @@ player order.) The outside world names players by table seat.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -178,19 +179,19 @@ class Hand:
         hand.rules = rules
         hand.setup = setup
         # dealing order: seats after the button's seat, clockwise, the button last
-        order = sorted(
-            range(len(setup.seats)),
-            key=lambda i: (setup.seats[i] <= setup.button_seat, setup.seats[i]),
-        )
-        hand.seats = [setup.seats[i] for i in order]
+        seats, button = setup.seats, setup.button_seat
+        if seats[-1] == button and all(a < b for a, b in itertools.pairwise(seats)):
+            order: Sequence[int] = range(len(seats))  # already in dealing order
+        else:
+            order = sorted(range(len(seats)), key=lambda i: (seats[i] <= button, seats[i]))
+        hand.seats = [seats[i] for i in order]
         hand.starting_stacks = [setup.stacks[i] for i in order]
-        n = len(order)
+        n = len(seats)
         hand.stacks = list(hand.starting_stacks)
         hand.bets = [0] * n
         hand.contributed = [0] * n
         hand.dead = [0] * n
         hand.folded = [False] * n
-        hand.hole = [[] for _ in range(n)]
         hand.board = []
         hand.deck = list(deck)
         hand.deck_pos = 0
@@ -249,23 +250,18 @@ class Hand:
 
     def _count_players(self) -> None:
         self._live = self.folded.count(False)
-        self._with_chips = sum(
-            1 for f, s in zip(self.folded, self.stacks, strict=True) if not f and s > 0
-        )
+        folded = self.folded
+        self._with_chips = len([i for i, s in enumerate(self.stacks) if s and not folded[i]])
         self._legal = None
 
-    def _draw(self) -> int:
-        card = self.deck[self.deck_pos]
-        self.deck_pos += 1
-        return card
-
     def _deal_hole_cards(self) -> None:
-        # one card at a time from the button's left, two rounds
-        for _ in range(2):
-            for i in range(len(self.seats)):
-                card = self._draw()
-                self.hole[i].append(card)
-                self.events.append(HoleCardDealt(self.seats[i], card))
+        # one card at a time from the button's left, two rounds: player i gets the
+        # deck's cards i and i + n
+        seats, deck = self.seats, self.deck
+        n = len(seats)
+        self.hole = [[deck[i], deck[i + n]] for i in range(n)]
+        self.events.extend([HoleCardDealt(seats[k % n], deck[k]) for k in range(2 * n)])
+        self.deck_pos = 2 * n
 
     # ------------------------------------------------------------------ queries
 
@@ -288,24 +284,20 @@ class Hand:
         except ValueError:
             raise NotYourTurn(f"Seat {seat} is not in this hand.") from None
 
-    def _to_match(self, i: int) -> int:
-        """The bet player i must match. Pre-flop under BGC 6a a call is at least a full
-        big blind, even against a short all-in big blind, unless everyone else is
-        all in."""
-        bet = self.current_bet
+    def _bet_to_match(self) -> int:
+        """The bet a live player with chips must match. Pre-flop under BGC 6a a call
+        is at least a full big blind, even against a short all-in big blind, unless
+        everyone else is all in (nobody else still in has chips)."""
+        match = self.current_bet
+        bb = self.setup.big_blind
         if (
-            bet < self.setup.big_blind
+            match < bb
             and self.street == 0
             and self.rules.full_big_blind_call
-            and self._others_with_chips(i)
+            and self._with_chips > 1
         ):
-            return self.setup.big_blind
-        return bet
-
-    def _others_with_chips(self, i: int) -> bool:
-        """Is there anyone else left who could still bet or call?"""
-        mine = 1 if not self.folded[i] and self.stacks[i] > 0 else 0
-        return self._with_chips - mine > 0
+            return bb
+        return match
 
     def _increment(self) -> int:
         """The smallest full raise (or bet) size."""
@@ -314,66 +306,70 @@ class Hand:
             return bb
         return max(self.last_full_raise, bb)
 
-    def _reopened(self, i: int) -> bool:
-        """May player i raise? Always before they have acted this round; afterwards only
-        once a full raise (or, where the rules say so, several short all-ins adding up
-        to one) has come since they last acted."""
-        if not self.acted[i] or self.full_raise_seq > self.acted_seq[i]:
-            return True
-        if self.rules.short_all_ins_add_up:
-            return self._to_match(i) - self.acted_bet[i] >= self._increment()
-        return False
-
-    def _capped(self) -> bool:
-        cap = self.rules.raise_cap
-        if cap is None or self.raises < cap:
-            return False
-        return self._live > 2  # heads-up, raises are unlimited
-
     def legal_actions(self) -> LegalActions:
         """What the player to act may do, with the bounds of a bet or raise."""
-        legal = self._legal
-        if legal is not None:
-            return legal
+        if self._legal is not None:
+            return self._legal
         i = self.to_act
         if i < 0:
             raise HandIsOver("Nobody is to act: the hand is over.")
         stack = self.stacks[i]
         bet = self.bets[i]
-        match = self._to_match(i)
+        rules = self.rules
+        bb = self.setup.big_blind
+        # The player to act is live with chips, so "anyone else with chips?" is
+        # simply more than one such player.
+        others = self._with_chips > 1
+        match = self._bet_to_match()
         to_call = match - bet if match > bet else 0
         total = bet + stack
         can_bet = can_raise = False
         min_to = max_to = 0
-        if total > match and self._others_with_chips(i) and self._reopened(i):
-            increment = self._increment()
-            if match == 0:
-                can_bet = True
-                min_to = increment if increment < total else total
-                max_to = total
-            elif not self._capped():
-                can_raise = True
-                full = match + increment
-                min_to = full if full < total else total
-                max_to = total
-            elif total < match + increment:  # a short all-in is not a raise, even capped
-                can_raise = True
-                min_to = max_to = total
-        legal = LegalActions(
-            self.seats[i],  # seat
-            stack,
-            bet,
-            to_call,
-            to_call > 0,  # can_fold
-            to_call == 0,  # can_check
-            to_call > 0,  # can_call
-            to_call if to_call < stack else stack,  # call_amount
-            can_bet,
-            can_raise,
-            min_to,
-            max_to,
-            can_bet or can_raise or 0 < stack <= to_call,  # can_all_in
-            total,  # all_in_to
+        if total > match and others:
+            if rules.min_raise is MinRaise.BIG_BLIND:
+                increment = bb
+            else:
+                increment = self.last_full_raise if self.last_full_raise > bb else bb
+            if not self.acted[i] or self.full_raise_seq > self.acted_seq[i]:
+                reopened = True
+            elif rules.short_all_ins_add_up:
+                reopened = match - self.acted_bet[i] >= increment
+            else:
+                reopened = False
+            if reopened:
+                cap = rules.raise_cap
+                if match == 0:
+                    can_bet = True
+                    min_to = increment if increment < total else total
+                    max_to = total
+                elif cap is None or self.raises < cap or self._live <= 2:
+                    can_raise = True
+                    full = match + increment
+                    min_to = full if full < total else total
+                    max_to = total
+                elif total < match + increment:  # a short all-in is not a raise, even capped
+                    can_raise = True
+                    min_to = max_to = total
+        # tuple.__new__ skips the Python-level __new__ a named tuple generates: a
+        # third of this function's cost
+        legal = tuple.__new__(
+            LegalActions,
+            (
+                self.seats[i],  # seat
+                stack,
+                bet,
+                to_call,
+                to_call > 0,  # can_fold
+                to_call == 0,  # can_check
+                to_call > 0,  # can_call
+                to_call if to_call < stack else stack,  # call_amount
+                can_bet,
+                can_raise,
+                min_to,
+                max_to,
+                can_bet or can_raise or 0 < stack <= to_call,  # can_all_in
+                total,  # all_in_to
+            ),
         )
         self._legal = legal
         return legal
@@ -504,9 +500,9 @@ class Hand:
     def _needs_action(self, j: int) -> bool:
         if self.folded[j] or self.stacks[j] == 0:
             return False
-        if self.bets[j] < self._to_match(j):
+        if self.bets[j] < self._bet_to_match():
             return True
-        return not self.acted[j] and self._others_with_chips(j)
+        return not self.acted[j] and self._with_chips > 1
 
     def _begin_betting(self, first: int) -> None:
         self._legal = None
@@ -529,12 +525,16 @@ class Hand:
             return
         folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted
         n = len(stacks)
+        # every candidate is live with chips, so for each of them "anyone else with
+        # chips?" is the same test, and so is the bet to match
+        others = self._with_chips > 1
+        match = self._bet_to_match()
         j = i
         for _ in range(n):
             j = j + 1 if j + 1 < n else 0
             if folded[j] or stacks[j] == 0:
                 continue
-            if bets[j] < self._to_match(j) or (not acted[j] and self._others_with_chips(j)):
+            if bets[j] < match or (others and not acted[j]):
                 self.to_act = j
                 return
         self.to_act = -1
