@@ -19,11 +19,11 @@ from cardroom.deck import RandomSource
 from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
-from cardroom.service.game_errors import GameNotFound
+from cardroom.service.game_errors import GameNotFound, NotAllowedNow
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.service.game_tx import GameTx
 from cardroom.service.lobby import host_or_admin
-from cardroom.store.models import Game, GameEvent
+from cardroom.store.models import Game, GameEvent, GameStatus
 from cardroom.table import Table
 
 EVENTS_PAGE_MAX = 1000
@@ -67,6 +67,8 @@ def _command(
         replay = tx.check_request(user_id, expected_version, idempotency_key, request)
         if replay is not None:
             return replay
+        if tx.game.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
+            raise NotAllowedNow("This game is over.")
         apply(tx, tx.table)
         tx.deal_if_due(source)
         return tx.finish_request(user_id, idempotency_key, request)
