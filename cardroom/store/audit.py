@@ -8,7 +8,15 @@ It checks, independently of the code that wrote the rows:
 4. no account but the house is below zero;
 5. the stored balances of all accounts sum to zero;
 6. player balances plus chips held by games equal everything granted minus
-   everything removed (the house's own view of the same money).
+   everything removed (the house's own view of the same money);
+7. each game's ledger account holds exactly the money its stored table says it
+   holds (``Table.money_held()``: the chips at a cash table, the chips of the hand
+   being played at a per-hand table, the unpaid prize pool of a tournament; nothing
+   at ``arena`` tables, which play for points). Together with 6 this proves that
+   balances plus chips on tables equal everything granted.
+
+The audit reads the stored table with ``cardroom.table``'s codec: pure code with no
+I/O, so the store depending on it points down, not sideways.
 
 Every failed check becomes a ``Difference``; an empty list is a clean bill.
 """
@@ -22,11 +30,13 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from cardroom.store.models import (
     AccountKind,
+    Game,
     LedgerAccount,
     LedgerEntry,
     LedgerTransfer,
     TransferKind,
 )
+from cardroom.table.codec import table_from_dict
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,8 @@ class AuditReport:
     chips_on_tables_cents: int  # what game accounts hold now
     house_balance_cents: int
     differences: tuple[Difference, ...]
+    games: int = 0  # games whose table was checked against their account
+    money_held_by_tables_cents: int = 0  # what those tables say they hold
 
     @property
     def balanced(self) -> bool:
@@ -104,6 +116,9 @@ def audit(session: Session) -> AuditReport:
             )
         )
 
+    held, games, game_differences = _games(session)
+    differences += game_differences
+
     return AuditReport(
         accounts=_count(session, LedgerAccount.id),
         transfers=_count(session, LedgerTransfer.id),
@@ -114,7 +129,45 @@ def audit(session: Session) -> AuditReport:
         chips_on_tables_cents=tables,
         house_balance_cents=house,
         differences=tuple(differences),
+        games=games,
+        money_held_by_tables_cents=held,
     )
+
+
+def _games(session: Session) -> tuple[int, int, list[Difference]]:
+    """Check each game's account against its stored table: (money the tables hold,
+    games checked, differences). A game account with no game row (the ledger used on
+    its own) has nothing to be checked against and is left to checks 1 to 6."""
+    differences: list[Difference] = []
+    held_total = games = 0
+    rows = session.execute(
+        select(Game.id, Game.state, LedgerAccount.balance_cents)
+        .outerjoin(LedgerAccount, LedgerAccount.game_id == Game.id)
+        .order_by(Game.id)
+    )
+    for game_id, state, balance in rows:
+        games += 1
+        subject = f"game {game_id}"
+        try:
+            held = table_from_dict(state).money_held()
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            differences.append(
+                Difference(subject, balance or 0, 0, "the game's stored table cannot be read")
+            )
+            continue
+        held_total += held
+        if balance is None:
+            differences.append(Difference(subject, 0, held, "the game has no ledger account"))
+        elif held != balance:
+            differences.append(
+                Difference(
+                    subject,
+                    balance,
+                    held,
+                    "the money the game's table holds differs from its ledger account",
+                )
+            )
+    return held_total, games, differences
 
 
 def _account_sums(session: Session) -> list[Difference]:

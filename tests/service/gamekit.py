@@ -35,7 +35,7 @@ def passive(legal: LegalActionsView) -> Choice:
 
 
 def shove(legal: LegalActionsView) -> Choice:
-    return ("all_in", None)
+    return ("all_in", None) if "all_in" in legal.kinds else passive(legal)
 
 
 def folder(legal: LegalActionsView) -> Choice:
