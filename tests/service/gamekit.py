@@ -62,7 +62,7 @@ def play_hand(
     limit: int = 200,
 ) -> list[PlayResult]:
     """Act for whoever is to act until the running hand ends."""
-    results = []
+    results: list[PlayResult] = []
     for _ in range(limit):
         turn = to_act(ctx, game_id)
         if turn is None:

@@ -220,3 +220,27 @@ def test_three_timeouts_in_a_row_cash_a_player_out(ctx: ServiceContext, clock: F
     assert sum(balance(ctx, p) for p in everyone) + on_table == 200_00
     assert pending(ctx, game) == {}  # nothing to wait for until someone sits down
     assert_audit_clean(ctx)
+
+
+def test_a_deadline_the_table_refuses_is_fired_with_the_refusal(ctx: ServiceContext) -> None:
+    game = heads_up(ctx, preset="legacy")
+    version = detail(ctx, game).summary.version
+    with make_sessionmaker(ctx.engine).begin() as session:
+        session.add(
+            Deadline(
+                game_id=game,
+                kind=DeadlineKind.TURN,
+                due_at=ctx.now(),
+                payload={},
+                created_at=ctx.now(),
+            )
+        )
+    (fired,) = deadlines.fire_due(ctx)
+    assert fired.outcome == "This table has no turn clock."
+    assert fired.result.events == () and fired.result.version == version
+    assert detail(ctx, game).summary.version == version
+    assert deadlines.fire_due(ctx) == []
+    with make_sessionmaker(ctx.engine)() as session:
+        row = session.get(Deadline, fired.deadline_id)
+        assert row is not None and row.fired_at is not None
+        assert row.outcome == "This table has no turn clock."

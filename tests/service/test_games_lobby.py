@@ -35,6 +35,7 @@ from cardroom.store.models import (
     GameStatus,
     HandRecord,
     LedgerTransfer,
+    Role,
     TransferKind,
 )
 from tests.conftest import FakeClock
@@ -291,7 +292,7 @@ def test_start_needs_the_host_and_two_players(
 
 def test_an_admin_may_start_a_game(ctx: ServiceContext, trio: list[int]) -> None:
     alice, bob, _ = trio
-    boss = accounts.create_user(ctx, CONSOLE, "boss", "correct horse", role=accounts.Role.ADMIN)
+    boss = accounts.create_user(ctx, CONSOLE, "boss", "correct horse", role=Role.ADMIN)
     game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
     lobby.join(ctx, game, bob)
     assert lobby.start(ctx, game, boss.id, source=source()).status is GameStatus.RUNNING

@@ -4,6 +4,7 @@ idempotency keys, and refusals that change nothing."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import timedelta
@@ -27,6 +28,7 @@ from cardroom.service.game_errors import (
     RebuyNotAllowed,
     StaleVersion,
 )
+from cardroom.service.game_records import PlayResult
 from cardroom.service.lobby import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import (
@@ -46,6 +48,7 @@ from tests.service.gamekit import (
     everyone_continues,
     folder,
     kinds,
+    passive,
     play_hand,
     players,
     shove,
@@ -347,3 +350,40 @@ def bust_someone(ctx: ServiceContext, game: int) -> int:
             return broke[0]
         everyone_continues(ctx, game, source(50 + hand))
     raise AssertionError("nobody went broke")
+
+
+def test_two_requests_at_once_one_applies_the_other_is_stale(ctx: ServiceContext) -> None:
+    game, *_ = heads_up(ctx)
+
+    def race(key: str | None) -> list[object]:
+        turn = to_act(ctx, game)
+        assert turn is not None
+        player, legal, version = turn
+        kind = passive(legal)[0]
+        barrier = threading.Barrier(2)
+        outcomes: list[object] = []
+
+        def send() -> None:
+            barrier.wait()
+            try:
+                outcomes.append(
+                    play.act(ctx, game, player, kind, expected_version=version, idempotency_key=key)
+                )
+            except StaleVersion as stale:
+                outcomes.append(stale)
+
+        threads = [threading.Thread(target=send) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return outcomes
+
+    # Without a key: exactly one is applied, the other is told the table moved on.
+    outcomes = race(None)
+    assert sorted(type(o).__name__ for o in outcomes) == ["PlayResult", "StaleVersion"]
+    # With one key: the second gets the first's answer, and nothing is done twice.
+    results = [o for o in race("same") if isinstance(o, PlayResult)]
+    assert len(results) == 2 and sorted(r.replayed for r in results) == [False, True]
+    assert results[0].version == results[1].version == detail(ctx, game).summary.version
+    assert_audit_clean(ctx)
