@@ -25,8 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardroom import equity as equity_module
+from cardroom.bots import LEVELS, Bot, view_for
 from cardroom.cards import parse_cards
+from cardroom.deck import SeededRandomSource, shuffled_deck
 from cardroom.equity import EXACT_WORK_LIMIT, equity, exact_work
+from cardroom.hand import Hand, HandSetup
+from cardroom.rules import preset
 
 
 @dataclass
@@ -95,9 +99,34 @@ def rounds_of(cases: list[Case], rounds: int) -> list[list[float]]:
     return times
 
 
+def bot_timings(players: int, hands: int, seed: str) -> dict[str, list[float]]:
+    """Seconds per decision by level, over ``hands`` seeded hands of ``players`` bots
+    (levels in turn by seat), stacks reset to 100 big blinds every hand."""
+    names = list(LEVELS)
+    bots = {
+        s: Bot(names[(s - 1) % len(names)], SeededRandomSource(f"{seed}{s}"))
+        for s in range(1, players + 1)
+    }
+    source = SeededRandomSource(seed)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for _ in range(hands):
+        hand = Hand.start(
+            preset("house"), HandSetup.simple([10_000] * players, 50, 100), shuffled_deck(source)
+        )
+        while not hand.is_over:
+            seat = hand.seat_to_act
+            assert seat is not None
+            began = time.perf_counter()
+            action = bots[seat].act(view_for(hand, seat))
+            times[bots[seat].level.name].append(time.perf_counter() - began)
+            hand.act(action, seat)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds (7)")
+    parser.add_argument("--bot-hands", type=int, default=300, help="hands per bot game (300)")
     args = parser.parse_args()
     print(
         f"{datetime.date.today()}, Python {platform.python_version()}, NumPy {np.__version__}, "
@@ -142,6 +171,20 @@ def main() -> int:
         )
     largest = max(works) / 1e6
     print(f"limit in use: {EXACT_WORK_LIMIT / 1e6:.1f} M; largest pre-flop job: {largest:.2f} M")
+
+    print("\nBot decisions (view built and decision made), milliseconds:")
+    print("| table | level | decisions | median | p99 | slowest |")
+    print("|---|---|---:|---:|---:|---:|")
+    for players, count in ((6, args.bot_hands), (2, args.bot_hands)):
+        for name, t in bot_timings(players, count, f"bench{players}").items():
+            if not t:
+                continue
+            t.sort()
+            p99 = t[min(len(t) - 1, int(0.99 * len(t)))]
+            print(
+                f"| {players}-handed | {name} | {len(t):,} | {1000 * statistics.median(t):.2f} | "
+                f"{1000 * p99:.2f} | {1000 * t[-1]:.2f} |"
+            )
     return 0
 
 
