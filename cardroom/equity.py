@@ -52,6 +52,7 @@ __all__ = [
     "EquityError",
     "board_combinations",
     "equity",
+    "equity_by_street",
     "exact_work",
 ]
 
@@ -275,4 +276,35 @@ def equity(
         points=points,
         boards=count,
         exact=exact,
+    )
+
+
+def equity_by_street(
+    hands: Sequence[Sequence[int]],
+    board: Sequence[int],
+    *,
+    known: int = 0,
+    dead: Sequence[int] = (),
+    rng: np.random.Generator | None = None,
+) -> tuple[tuple[int, Equity], ...]:
+    """Equity as a run-out unfolds: for a hand that went all in with ``known`` board
+    cards out (0, 3 or 4) and has since been dealt ``board`` (so far), each hand's
+    chance at each street from the all-in to the board now, as ``(board cards,
+    Equity)`` pairs: ``(0, ...)``, ``(3, ...)``, ``(4, ...)`` for an all-in before the
+    flop and a full board. The river decides and is not included. ``dead`` must hold
+    only cards every viewer has seen (a folded hand's cards are not among them).
+
+    >>> from cardroom.cards import parse_cards
+    >>> steps = equity_by_street(
+    ...     [parse_cards("AsAh"), parse_cards("KsKh")], parse_cards("2c7d9h Tc Kd"), known=3
+    ... )
+    >>> [(n, e.percentages) for n, e in steps]
+    [(3, (91.6, 8.4)), (4, (95.5, 4.5))]
+    """
+    if known not in (0, 3, 4):
+        raise EquityError("Players go all in with 0, 3 or 4 board cards out.")
+    if len(board) < known:
+        raise EquityError("The board is shorter than the cards that were out.")
+    return tuple(
+        (n, equity(hands, board[:n], dead, rng=rng)) for n in (0, 3, 4) if known <= n <= len(board)
     )

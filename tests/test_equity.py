@@ -20,6 +20,7 @@ from cardroom.equity import (
     EquityError,
     board_combinations,
     equity,
+    equity_by_street,
     exact_work,
 )
 from cardroom.evaluator import evaluate7
@@ -270,6 +271,30 @@ def test_every_preflop_all_in_is_exact_without_dead_cards() -> None:
 def test_sampling_without_a_generator_is_refused() -> None:
     with pytest.raises(EquityError, match="random generator"):
         equity(hands_of("AsAh", "KsKd"), exact_limit=0)
+
+
+# ---------------------------------------------------------------- run-outs
+
+
+def test_equity_by_street_for_a_preflop_all_in() -> None:
+    holes = hands_of("AsAh", "KsKd")
+    board = list(parse_cards("2c 7d Kh 9s 3c"))
+    steps = equity_by_street(holes, board)
+    assert [n for n, _ in steps] == [0, 3, 4]
+    assert steps[0][1] == equity(holes)
+    assert steps[1][1] == equity(holes, board[:3])
+    assert steps[2][1].equities[1] > 0.9  # the king on the flop
+
+
+def test_equity_by_street_mid_run_out_and_on_the_turn() -> None:
+    holes = hands_of("AsAh", "KsKd")
+    board = list(parse_cards("2c 7d Kh 9s 3c"))
+    assert [n for n, _ in equity_by_street(holes, board[:3])] == [0, 3]
+    assert [n for n, _ in equity_by_street(holes, board, known=4)] == [4]
+    with pytest.raises(EquityError, match="0, 3 or 4"):
+        equity_by_street(holes, board, known=5)
+    with pytest.raises(EquityError, match="shorter"):
+        equity_by_street(holes, board[:3], known=4)
 
 
 # ---------------------------------------------------------------- refusals
