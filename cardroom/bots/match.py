@@ -1,23 +1,26 @@
-"""Opponents and a match runner for the bot tests.
+"""Simple opponents and a duplicate match, to measure the bots (pure, seeded).
 
 ``CallingStation`` never folds and never raises; ``RandomPlayer`` picks among the
-legal actions at random (the same mix as ``cardroom simulate``). ``duplicate_match``
-plays every deal twice heads-up with the seats swapped, so that both players get
-both hands of every deal and the luck of the cards largely cancels out.
+legal actions at random (the mix of ``cardroom simulate``). Both, like ``Bot``, have
+``act(view) -> Action``. ``duplicate_match`` plays every deal twice heads-up with the
+seats swapped, so that each player gets both hands of every deal and most of the
+luck of the cards cancels out.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from cardroom.actions import Action, ActionKind
-from cardroom.bots.policy import Bot
 from cardroom.bots.view import SeatView, view_for
-from cardroom.deck import RandomSource, SeededRandomSource, shuffled_deck
+from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.hand import Hand, HandSetup
-from cardroom.rules import preset
+from cardroom.rules import Rules, preset
+
+__all__ = ["CallingStation", "MatchResult", "Player", "RandomPlayer", "duplicate_match", "play"]
 
 
 class Player(Protocol):
@@ -25,6 +28,8 @@ class Player(Protocol):
 
 
 class CallingStation:
+    """Checks when it can, calls otherwise."""
+
     def act(self, view: SeatView) -> Action:
         return Action.check() if view.legal.can_check else Action.call()
 
@@ -38,36 +43,30 @@ class RandomPlayer:
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal
-        u = self.source.randbelow(100)
+        draw = self.source.randbelow
+        u = draw(100)
         may_raise = legal.can_bet or legal.can_raise
         kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
         if legal.can_check:
             if u < 60 or not may_raise:
                 return Action.check()
-            u = u - 60 + 40  # the raising part of the table below, rescaled
+            size = 0 if u < 82 else 1 if u < 95 else 2
         elif u < 40:
             return Action.fold()
         elif u < 77 or not may_raise:
             return Action.call()
-        if u < 88:
+        else:
+            size = 0 if u < 88 else 1 if u < 95 else 2
+        if size == 0:
             return Action(kind, legal.min_to)
-        if u < 95:
-            return Action(
-                kind, legal.min_to + self.source.randbelow(legal.max_to - legal.min_to + 1)
-            )
+        if size == 1:
+            return Action(kind, legal.min_to + draw(legal.max_to - legal.min_to + 1))
         return Action.all_in()
 
 
-@dataclass
-class Tally:
-    """Chips won over a match by the first player, and the hands played."""
-
-    chips: int = 0
-    hands: int = 0
-
-
 def play(hand: Hand, players: Mapping[int, Player]) -> dict[int, int]:
-    """Play a started hand to its end; each seat's chips won (or lost)."""
+    """Play a started hand to its end, each seat's player seeing only its view;
+    returns each seat's chips won (negative: lost)."""
     while not hand.is_over:
         seat = hand.seat_to_act
         assert seat is not None
@@ -76,23 +75,48 @@ def play(hand: Hand, players: Mapping[int, Player]) -> dict[int, int]:
     return {seat: stack - start[seat] for seat, stack in hand.final_stacks_by_seat().items()}
 
 
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The first player's result over a duplicate match."""
+
+    chips: int  # won in total
+    hands: int
+    big_blind: int
+    per_deal_sd: float  # standard deviation of the chips won per deal (two hands)
+
+    @property
+    def bb_per_100(self) -> float:
+        """Big blinds won per 100 hands."""
+        return 100 * self.chips / self.hands / self.big_blind
+
+    @property
+    def bb_per_100_error(self) -> float:
+        """The standard error of ``bb_per_100``."""
+        deals = self.hands // 2
+        return 100 * self.per_deal_sd / math.sqrt(deals) / 2 / self.big_blind if deals else 0.0
+
+
 def duplicate_match(
-    first: Player, second: Player, deals: int, seed: str, stack: int = 10_000
-) -> Tally:
-    """Heads-up, blinds 50/100, ``stack`` each at the start of every hand; every deal
-    played twice with the seats swapped. Returns the first player's total."""
-    rules = preset("house")
-    source = SeededRandomSource(seed)
-    setup = HandSetup.simple([stack, stack], 50, 100)
-    tally = Tally()
+    first: Player,
+    second: Player,
+    deals: int,
+    source: RandomSource,
+    *,
+    stack: int = 10_000,
+    blinds: tuple[int, int] = (50, 100),
+    rules: Rules | None = None,
+) -> MatchResult:
+    """Heads-up, ``stack`` each at the start of every hand; every deal (drawn from
+    ``source``) played twice with the seats swapped."""
+    r = rules or preset("house")
+    setup = HandSetup.simple([stack, stack], blinds[0], blinds[1])
+    per_deal: list[int] = []
     for _ in range(deals):
         deck = shuffled_deck(source)
+        won = 0
         for a, b in ((1, 2), (2, 1)):
-            result = play(Hand.start(rules, setup, deck), {a: first, b: second})
-            tally.chips += result[a]
-            tally.hands += 1
-    return tally
-
-
-def bot(level: str, seed: str) -> Bot:
-    return Bot(level, SeededRandomSource(seed))
+            won += play(Hand.start(r, setup, deck), {a: first, b: second})[a]
+        per_deal.append(won)
+    mean = sum(per_deal) / deals if deals else 0.0
+    var = sum((w - mean) ** 2 for w in per_deal) / (deals - 1) if deals > 1 else 0.0
+    return MatchResult(sum(per_deal), 2 * deals, blinds[1], math.sqrt(var))

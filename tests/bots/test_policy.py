@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cardroom.actions import Action, ActionKind
 from cardroom.bots import LEVELS, Bot, Decision, bot_action, decide, level, view_for
+from cardroom.bots.match import CallingStation, RandomPlayer, duplicate_match, play
 from cardroom.bots.policy import draw_outs
 from cardroom.bots.strength import hand_class, preflop_percentile
 from cardroom.bots.view import SeatView
@@ -20,7 +21,6 @@ from cardroom.deck import SeededRandomSource, shuffled_deck
 from cardroom.evaluator import Category, category_of, evaluate
 from cardroom.hand import Hand, HandSetup, arrange_deck
 from cardroom.rules import PRESETS, preset
-from tests.bots.players import CallingStation, RandomPlayer, bot, duplicate_match, play
 from tests.handkit import act, deal
 
 LEVEL_NAMES = tuple(LEVELS)
@@ -233,21 +233,28 @@ def test_unknown_level_is_refused() -> None:
 # ------------------------------------------------------------- results
 
 
+def regular() -> Bot:
+    return Bot("regular", SeededRandomSource("regular"))
+
+
 def test_regular_beats_a_calling_station() -> None:
-    result = duplicate_match(bot("regular", "r"), CallingStation(), 120, "station deals")
+    result = duplicate_match(regular(), CallingStation(), 120, SeededRandomSource("deals 1"))
     assert result.hands == 240
-    assert result.chips > 50 * 100 * 240 / 100  # more than 50 big blinds per 100 hands
+    assert result.bb_per_100 > 50
+    assert result.bb_per_100 > 3 * result.bb_per_100_error
 
 
 def test_regular_beats_a_random_player() -> None:
     opponent = RandomPlayer(SeededRandomSource("random player"))
-    result = duplicate_match(bot("regular", "r"), opponent, 120, "random deals")
-    assert result.chips > 50 * 100 * 240 / 100
+    result = duplicate_match(regular(), opponent, 120, SeededRandomSource("deals 2"))
+    assert result.bb_per_100 > 50
+    assert result.bb_per_100 > 3 * result.bb_per_100_error
 
 
 def test_regular_beats_a_beginner() -> None:
-    result = duplicate_match(bot("regular", "r"), bot("beginner", "b"), 100, "level deals")
-    assert result.chips > 0
+    beginner = Bot("beginner", SeededRandomSource("beginner"))
+    result = duplicate_match(regular(), beginner, 100, SeededRandomSource("deals 3"))
+    assert result.bb_per_100 > 2 * result.bb_per_100_error > 0
 
 
 # ------------------------------------------------------------- styles
