@@ -299,6 +299,15 @@ class Hand:
             return bb
         return match
 
+    def _someone_could_call_more(self, i: int, match: int) -> bool:
+        """Could anyone else still in put in more than ``match``? If not, a bet or raise
+        could never be called: the player may only call or fold (as PokerKit rules)."""
+        folded, stacks, bets = self.folded, self.stacks, self.bets
+        for k in range(len(stacks)):
+            if k != i and not folded[k] and stacks[k] and bets[k] + stacks[k] > match:
+                return True
+        return False
+
     def _increment(self) -> int:
         """The smallest full raise (or bet) size."""
         bb = self.setup.big_blind
@@ -325,7 +334,7 @@ class Hand:
         total = bet + stack
         can_bet = can_raise = False
         min_to = max_to = 0
-        if total > match and others:
+        if total > match and others and self._someone_could_call_more(i, match):
             if rules.min_raise is MinRaise.BIG_BLIND:
                 increment = bb
             else:

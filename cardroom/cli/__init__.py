@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "db_cmd",
     "admin_cmd",
     "audit_cmd",
+    "verify_cmd",
 )
 
 

@@ -89,11 +89,17 @@ def setup_of(history: HandHistory) -> HandSetup:
         raise PHHError("blinds_or_straddles and antes need one entry per player.")
     blinds = _in_dealing_order(history.blinds_or_straddles)
     antes = _in_dealing_order(history.antes)
-    if any(blinds[2:]):
-        raise PHHError("Straddles are not part of Cardroom's games.")
-    big_blind_index = 0 if n == 2 else 1  # heads-up the big blind is first to the left
+    posting = [i for i, b in enumerate(blinds) if b]
+    if n == 2:  # heads-up the big blind is first to the button's left
+        big_blind_index, small_blind_index = 0, (1 if blinds[1] else None)
+    elif len(posting) == 2:
+        small_blind_index, big_blind_index = posting
+    elif len(posting) == 1:  # a dead small blind: only the big blind posts
+        small_blind_index, big_blind_index = None, posting[0]
+    else:
+        raise PHHError("Straddles are not part of Cardroom's games: give a small and a big blind.")
     big_blind = blinds[big_blind_index]
-    small_blind = blinds[1 - big_blind_index]
+    small_blind = 0 if small_blind_index is None else blinds[small_blind_index]
     if big_blind <= 0 or history.min_bet != big_blind:
         raise PHHError("The minimum bet must be the big blind.")
     ante, big_blind_ante = 0, False
@@ -104,9 +110,18 @@ def setup_of(history: HandHistory) -> HandSetup:
             ante, big_blind_ante = antes[big_blind_index], True
         else:
             raise PHHError("Antes must be the same for everyone, or a big-blind ante.")
+    seats = tuple(range(1, n + 1))  # p1..pn; the button is the last in dealing order
     try:
-        return HandSetup.simple(
-            history.starting_stacks, small_blind, big_blind, ante, big_blind_ante
+        return HandSetup(
+            seats,
+            tuple(history.starting_stacks),
+            n,
+            None if small_blind_index is None else small_blind_index + 1,
+            big_blind_index + 1,
+            small_blind,
+            big_blind,
+            ante,
+            big_blind_ante,
         )
     except SetupError as exc:
         raise PHHError(str(exc)) from None
@@ -207,7 +222,22 @@ def history_of(hand: Hand, hidden: frozenset[int] = frozenset()) -> HandHistory:
         visible = seat not in hidden or seat in shown
         text = "".join(card_text(c) for c in cards) if visible else "????"
         actions.append(f"d dh p{i + 1} {text}")
-    for event in hand.events:
+    showdown = [
+        f"p{index[e.seat] + 1} sm " + "".join(card_text(c) for c in e.cards)
+        if isinstance(e, HandShown)
+        else f"p{index[e.seat] + 1} sm"
+        for e in hand.events
+        if isinstance(e, HandShown | HandMucked)
+    ]
+    # After an all-in the hands are shown before the rest of the board is dealt out
+    # (PokerKit and the PHH examples order it so).
+    last_action = max(
+        (k for k, e in enumerate(hand.events) if isinstance(e, PlayerActed)), default=-1
+    )
+    for k, event in enumerate(hand.events):
+        if hand.ran_out and showdown and k > last_action and isinstance(event, BoardDealt):
+            actions.extend(showdown)
+            showdown = []
         if isinstance(event, BoardDealt):
             actions.append("d db " + "".join(card_text(c) for c in event.cards))
         elif isinstance(event, PlayerActed):
@@ -218,11 +248,7 @@ def history_of(hand: Hand, hidden: frozenset[int] = frozenset()) -> HandHistory:
                 actions.append(f"{player} cc")
             else:
                 actions.append(f"{player} cbr {event.bet}")
-        elif isinstance(event, HandShown):
-            cards_text = "".join(card_text(c) for c in event.cards)
-            actions.append(f"p{index[event.seat] + 1} sm {cards_text}")
-        elif isinstance(event, HandMucked):
-            actions.append(f"p{index[event.seat] + 1} sm")
+    actions.extend(showdown)
     return HandHistory(
         antes=_in_dealing_order(antes),
         blinds_or_straddles=_in_dealing_order(blinds),
