@@ -30,7 +30,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy cardroom
 
 pytest: $(STAMP)
-	@if [ -x scripts/ensure-services ]; then scripts/ensure-services; fi
+	scripts/ensure-services
+	scripts/ensure-chromium
 	$(BIN)/pytest -q
 
 test: lint typecheck pytest
