@@ -100,25 +100,24 @@ def rounds_of(cases: list[Case], rounds: int) -> list[list[float]]:
 
 
 def bot_timings(players: int, hands: int, seed: str) -> dict[str, list[float]]:
-    """Seconds per decision by level, over ``hands`` seeded hands of ``players`` bots
-    (levels in turn by seat), stacks reset to 100 big blinds every hand."""
+    """Seconds per decision by level, over ``hands`` seeded hands of ``players``
+    seats; six bots (two of each level) take the seats in turn, one seat further
+    round every hand; stacks are reset to 100 big blinds every hand."""
     names = list(LEVELS)
-    bots = {
-        s: Bot(names[(s - 1) % len(names)], SeededRandomSource(f"{seed}{s}"))
-        for s in range(1, players + 1)
-    }
+    bots = [Bot(names[i % len(names)], SeededRandomSource(f"{seed}{i}")) for i in range(6)]
     source = SeededRandomSource(seed)
     times: dict[str, list[float]] = {name: [] for name in names}
-    for _ in range(hands):
-        hand = Hand.start(
-            preset("house"), HandSetup.simple([10_000] * players, 50, 100), shuffled_deck(source)
-        )
+    setup = HandSetup.simple([10_000] * players, 50, 100)
+    for number in range(hands):
+        seated = {seat: bots[(seat + number) % len(bots)] for seat in range(1, players + 1)}
+        hand = Hand.start(preset("house"), setup, shuffled_deck(source))
         while not hand.is_over:
             seat = hand.seat_to_act
             assert seat is not None
+            bot = seated[seat]
             began = time.perf_counter()
-            action = bots[seat].act(view_for(hand, seat))
-            times[bots[seat].level.name].append(time.perf_counter() - began)
+            action = bot.act(view_for(hand, seat))
+            times[bot.level.name].append(time.perf_counter() - began)
             hand.act(action, seat)
     return times
 

@@ -3,10 +3,11 @@
 1. Duplicate heads-up matches (every deal played twice, seats swapped; 100 big
    blinds each at the start of every hand): big blinds won per 100 hands by the
    first player, with the standard error.
-2. Style at a six-handed table (two bots of each level, 100 big blinds each at the
-   start of every hand): VPIP (hands where the bot put chips in voluntarily
-   pre-flop), PFR (hands it raised pre-flop), the post-flop aggression factor (bets
-   and raises per call), bluffs per post-flop decision, and the reasons it gave.
+2. Style at a six-handed table (two bots of each level, moving one seat round every
+   hand, 100 big blinds each at the start of every hand): VPIP (hands where the bot
+   put chips in voluntarily pre-flop), PFR (hands it raised pre-flop), the post-flop
+   aggression factor (bets and raises per call), bluffs per post-flop decision, and
+   the reasons it gave.
 
 Run: ``.venv/bin/python scripts/bot_matches.py [--deals N] [--hands N]``. Seeded:
 the same arguments print the same figures.
@@ -73,23 +74,25 @@ def matches(deals: int) -> None:
 
 def styles(hands: int) -> None:
     names = list(LEVELS)
-    recorders = {s: Recorder(names[(s - 1) % 3], f"style {s}") for s in range(1, 7)}
+    bots = [Recorder(names[i % 3], f"style {i}") for i in range(6)]
     source = SeededRandomSource("style deals")
     totals: dict[str, int] = defaultdict(int)
     for number in range(hands):
-        for recorder in recorders.values():
+        # the button stays on seat 6: move the bots one seat round every hand
+        seated = {seat: bots[(seat + number) % 6] for seat in range(1, 7)}
+        for recorder in bots:
             recorder.hand = number
         hand = Hand.start(
             preset("house"), HandSetup.simple([10_000] * 6, 50, 100), shuffled_deck(source)
         )
-        for seat, won in play(hand, recorders).items():
-            totals[recorders[seat].bot.level.name] += won
+        for seat, won in play(hand, seated).items():
+            totals[seated[seat].bot.level.name] += won
     print(f"\nSix-handed, two of each level, {hands} hands:")
     print("| level | VPIP | PFR | aggression factor | bluffs per post-flop decision | BB/100 |")
     print("|---|---:|---:|---:|---:|---:|")
     reasons: dict[str, Counter[str]] = {}
     for name in names:
-        log = [e for r in recorders.values() if r.bot.level.name == name for e in r.log]
+        log = [e for r in bots if r.bot.level.name == name for e in r.log]
         dealt: set[tuple[int, int]] = set()
         vpip: set[tuple[int, int]] = set()
         pfr: set[tuple[int, int]] = set()

@@ -305,20 +305,18 @@ def style(log: list[tuple[int, SeatView, Decision]]) -> dict[str, float]:
 
 
 def test_levels_play_measurably_differently() -> None:
-    recorders = {
-        seat: Recorder(LEVEL_NAMES[(seat - 1) % 3], f"style {seat}") for seat in range(1, 7)
-    }
+    bots = [Recorder(LEVEL_NAMES[i % 3], f"style {i}") for i in range(6)]
     source = SeededRandomSource("style deals")
     for number in range(150):
-        for recorder in recorders.values():
+        for recorder in bots:
             recorder.hand = number
         hand = Hand.start(
             preset("house"), HandSetup.simple([10_000] * 6, 50, 100), shuffled_deck(source)
         )
-        play(hand, recorders)
+        play(hand, {seat: bots[(seat + number) % 6] for seat in range(1, 7)})  # bots move round
     styles = {}
     for name in LEVEL_NAMES:
-        log = [entry for r in recorders.values() if r.bot.level.name == name for entry in r.log]
+        log = [entry for r in bots if r.bot.level.name == name for entry in r.log]
         styles[name] = style(log)
     beginner, regular, shark = styles["beginner"], styles["regular"], styles["shark"]
     assert beginner["vpip"] > 1.5 * regular["vpip"]
