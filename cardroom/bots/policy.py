@@ -45,7 +45,7 @@ __all__ = ["Bot", "Decision", "bot_action", "decide", "draw_outs", "read_of"]
 OPEN_RANGE = (0.15, 0.55, 0.42, 0.28, 0.22, 0.18, 0.15, 0.12, 0.12, 0.12)
 # Re-raise for value with hands at least this good, after 1, 2, 3+ raises: 88+,
 # AJs+, AKo (5.5 % of hands); TT+ (2.3 %); KK+ (0.9 %). And at least this often.
-PREMIUM = (0.055, 0.023, 0.009)
+PREMIUM = (0.055, 0.023, 0.01)
 PREMIUM_RAISE = 0.7
 # Ranges read from the pre-flop betting: an open raise, a re-raise, a four-bet...
 RAISE_RANGES = (0.22, 0.07, 0.035)

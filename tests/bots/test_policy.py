@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cardroom.actions import Action, ActionKind
 from cardroom.bots import LEVELS, Bot, Decision, bot_action, decide, level, view_for
 from cardroom.bots.match import CallingStation, RandomPlayer, duplicate_match, play
-from cardroom.bots.policy import draw_outs
+from cardroom.bots.policy import PREMIUM, draw_outs
 from cardroom.bots.strength import hand_class, preflop_percentile
 from cardroom.bots.view import SeatView
 from cardroom.cards import parse_cards
@@ -175,6 +175,16 @@ def test_sets_raise_a_bet_more_often_than_not(name: str) -> None:
 def test_monsters_never_fold() -> None:
     for name in LEVEL_NAMES:
         assert rate(flop_spots(name, "monster", 40), ActionKind.FOLD) == 0
+
+
+def test_premium_thresholds_hold_the_hands_they_name() -> None:
+    def pct(text: str) -> float:
+        return preflop_percentile(*parse_cards(text))
+
+    assert pct("Ac Kd") <= PREMIUM[0] < pct("As Ts")  # 88+, AJs+, AKo
+    assert pct("8c 8d") <= PREMIUM[0] and pct("Ah Jh") <= PREMIUM[0]
+    assert pct("Tc Td") <= PREMIUM[1] < pct("9c 9d")  # TT+
+    assert pct("Kc Kd") <= PREMIUM[2] < pct("Qc Qd")  # KK+
 
 
 def test_draw_outs() -> None:
