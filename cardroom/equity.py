@@ -250,7 +250,7 @@ def equity(
     need = 5 - len(board)
     fixed = np.array([int(c) for c in board], dtype=np.uint8)
     count = math.comb(left.shape[0], need)
-    exact = count * players <= exact_limit
+    exact = count * players <= exact_limit or count == 1  # a full board: nothing to sample
     if not exact:
         if rng is None:
             raise EquityError("Sampling the boards needs a random generator (rng=...).")

@@ -263,6 +263,11 @@ def test_the_threshold_chooses_the_method() -> None:
     assert exact_work(2, 0) == 2 * 1_712_304 <= EXACT_WORK_LIMIT
 
 
+def test_a_full_board_is_never_sampled() -> None:
+    result = equity(hands_of("AsAh", "KsKd"), parse_cards("2c 7d 9h Tc Kh"), exact_limit=0)
+    assert result.exact and result.boards == 1 and result.equities == (0.0, 1.0)
+
+
 def test_every_preflop_all_in_is_exact_without_dead_cards() -> None:
     for players in range(2, 11):
         assert exact_work(players, 0) <= EXACT_WORK_LIMIT
