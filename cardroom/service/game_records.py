@@ -3,7 +3,7 @@ inside the use case's transaction."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -127,6 +127,10 @@ class HandView:
     seat_to_act: int | None
     my_cards: tuple[int, ...]  # empty for spectators and players not dealt in
     legal: LegalActionsView | None  # when it is the viewer's turn
+    # ``cardroom.views.hand_view`` for this viewer: players with the hole cards the
+    # viewer may see (their own, and hands shown), pots. The one place that decides
+    # what a viewer sees of a hand; what leaves the server is built from this.
+    view: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

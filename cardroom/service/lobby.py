@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
+from cardroom import views
 from cardroom.deck import RandomSource, SystemRandomSource
 from cardroom.hand import STREET_NAMES
 from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
@@ -603,9 +604,11 @@ def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> 
         return None
     running = not hand.is_over
     mine: tuple[int, ...] = ()
+    seat_in_hand = None  # the viewer's seat in this hand (not always their seat now)
     if viewer_id is not None:
         for number, player in table.hand_players.items():
             if player == viewer_id and number in hand.seats:
+                seat_in_hand = number
                 mine = tuple(hand.hole[hand.seats.index(number)])
     legal = None
     if running and viewer_seat is not None and hand.seat_to_act == viewer_seat:
@@ -633,4 +636,5 @@ def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> 
         seat_to_act=hand.seat_to_act if running else None,
         my_cards=mine,
         legal=legal,
+        view=views.hand_view(hand, seat_in_hand),
     )
