@@ -17,7 +17,8 @@ from cardroom.config import Settings
 from cardroom.service.context import ServiceContext
 from cardroom.web.deps import WebSettings, require_json_body
 from cardroom.web.errors import install_error_handlers
-from cardroom.web.routes import accounts, admin, health, money
+from cardroom.web.live import Live
+from cardroom.web.routes import accounts, admin, games, health, money, table_admin, ws
 from cardroom.web.schemas import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
 
 # Every request body is a small JSON object; a megabyte is an attack or a bug.
@@ -43,23 +44,35 @@ def create_app(
     settings: Settings | None = None,
     *,
     web: WebSettings | None = None,
+    clock: bool | None = None,
 ) -> FastAPI:
     """The room's web application.
 
     ``ctx``: a running service context to use (tests); otherwise one is started from
     ``settings`` (default: the ``CARDROOM_*`` environment) when the server starts.
     ``web``: the HTTP-only settings (default: from the environment).
+    ``clock``: run the scheduler that fires deadlines (default: only when the app
+    starts its own context, i.e. in a server rather than a test).
     """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if ctx is not None:
-            yield  # the caller owns the context and closes it
+            # The caller owns the context and closes it.
+            await live.start()
+            try:
+                yield
+            finally:
+                await live.stop()
             return
         started = ServiceContext.start(settings or Settings.from_environ())
         app.state.ctx = started
         try:
-            yield
+            await live.start()
+            try:
+                yield
+            finally:
+                await live.stop()
         finally:
             started.close()
 
@@ -74,7 +87,20 @@ def create_app(
     if ctx is not None:
         app.state.ctx = ctx
     app.state.web = web or WebSettings.from_environ()
+    # The live part: WebSockets, the clock, the fan-out to other processes. The clock
+    # runs by default when the app owns its context (a server); tests opt in.
+    live = Live(lambda: get_context_of(app), clock=ctx is None if clock is None else clock)
+    app.state.live = live
     install_error_handlers(app)
-    for module in (health, accounts, money, admin):
+    for module in (health, accounts, money, admin, games):
         app.include_router(module.router)
+    app.include_router(table_admin.host)
+    app.include_router(table_admin.admin)
+    ws.install(app)
     return app
+
+
+def get_context_of(app: FastAPI) -> ServiceContext:
+    ctx = app.state.ctx
+    assert isinstance(ctx, ServiceContext), "create_app's lifespan sets the context"
+    return ctx

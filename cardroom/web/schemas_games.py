@@ -19,11 +19,12 @@ Routes (``cardroom.web.routes.games`` and ``cardroom.web.routes.table_admin``),
 - ``POST /api/games/{id}/leave``, ``cash-out``, ``start``, ``continue``,
   ``skip-waiting``, ``rebuy``, ``sit-out``, ``sit-in``: ``CommandIn`` or no body.
 - ``POST /api/games/{id}/actions`` ``ActionIn``.
-- ``POST /api/games/{id}/pause``, ``resume``, ``cancel`` ``ReasonCommandIn``: the host
-  or an admin; ``fold``, ``remove-seat`` ``SeatReasonIn``: an admin, or the host where
-  the table's rules allow it.
-- ``POST /api/admin/games/{id}/fold``, ``remove-seat`` ``SeatReasonIn`` and ``pause``,
-  ``resume``, ``cancel`` ``ReasonCommandIn``: the same, refused to anyone but an admin.
+- ``POST /api/games/{id}/pause``, ``resume`` ``ReasonCommandIn`` and ``cancel``
+  ``ReasonIn`` (a game that has not started): the host or an admin; ``fold``,
+  ``remove-seat`` ``SeatReasonIn``: an admin, or the host where the table's rules
+  allow it.
+- ``POST /api/admin/games/{id}/fold``, ``remove-seat``, ``pause``, ``resume``,
+  ``cancel``: the same bodies, refused to anyone but an admin.
 
 WebSockets (messages are JSON objects with a ``type``):
 
@@ -37,12 +38,23 @@ WebSockets (messages are JSON objects with a ``type``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
+from cardroom.cards import card_text
 from cardroom.rules import MinRaise, Showdown
+from cardroom.service.game_records import (
+    GameDetail,
+    GameSummary,
+    HandView,
+    LegalActionsView,
+    PlayResult,
+    SeatView,
+)
+from cardroom.service.game_views import ViewedEvent
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
     MAX_SEAT,
@@ -414,3 +426,101 @@ class WsResyncIn(_In):
 
 class WsPingIn(_In):
     type: Literal["ping"]
+
+
+# -- building the answers -----------------------------------------------------------
+# From the service layer's records, which have already been through the per-viewer
+# filter: these functions only reshape.
+
+
+def event_out(event: ViewedEvent) -> EventOut:
+    return EventOut(
+        seq=event.seq,
+        type=event.kind,
+        hand_id=event.hand_id,
+        version=event.version,
+        created_at=event.created_at,
+        data=event.data,
+    )
+
+
+def command_out(result: PlayResult, events: Sequence[ViewedEvent]) -> CommandOut:
+    return CommandOut(
+        game_id=result.game_id,
+        version=result.version,
+        status=result.status,
+        replayed=result.replayed,
+        events=[event_out(e) for e in events],
+    )
+
+
+def summary_out(game: GameSummary) -> GameSummaryOut:
+    fields = {name: getattr(game, name) for name in GameSummaryOut.model_fields}
+    fields["payouts"] = list(game.payouts)
+    return GameSummaryOut(**fields)
+
+
+def lobby_out(games: Sequence[GameSummary]) -> LobbyOut:
+    return LobbyOut(games=[summary_out(g) for g in games])
+
+
+def _seat_out(seat: SeatView) -> SeatOut:
+    return SeatOut(**{name: getattr(seat, name) for name in SeatOut.model_fields})
+
+
+def _legal_out(legal: LegalActionsView | None) -> LegalOut | None:
+    if legal is None:
+        return None
+    return LegalOut(
+        actions=list(legal.kinds),
+        to_call=legal.to_call,
+        call_amount=legal.call_amount,
+        min_to=legal.min_to,
+        max_to=legal.max_to,
+        all_in_to=legal.all_in_to,
+    )
+
+
+def hand_out(hand: HandView) -> HandOut:
+    view = hand.view  # cardroom.views.hand_view: the one decision about hole cards
+    return HandOut(
+        number=hand.number,
+        running=hand.running,
+        street=view["street"],
+        board=view["board"],
+        pot=view["pot"],
+        pots=[PotOut(**pot) for pot in view["pots"]],
+        button_seat=view["button_seat"],
+        small_blind_seat=view["small_blind_seat"],
+        big_blind_seat=view["big_blind_seat"],
+        small_blind=view["small_blind"],
+        big_blind=view["big_blind"],
+        seat_to_act=hand.seat_to_act,
+        players=[HandPlayerOut(**player) for player in view["players"]],
+        my_cards=[card_text(c) for c in hand.my_cards],
+        legal=_legal_out(hand.legal),
+    )
+
+
+def game_out(detail: GameDetail) -> GameOut:
+    return GameOut(
+        summary=summary_out(detail.summary),
+        version=detail.summary.version,
+        last_seq=detail.last_seq,
+        seats=[_seat_out(s) for s in detail.seats],
+        hand=None if detail.hand is None else hand_out(detail.hand),
+        level=detail.level,
+        viewer_seat=detail.viewer_seat,
+        viewer_cost=detail.viewer_cost,
+        deadlines=DeadlinesOut(
+            turn_due_at=detail.turn_due_at,
+            deal_due_at=detail.deal_due_at,
+            cancel_due_at=detail.cancel_due_at,
+            next_level_at=detail.next_level_at,
+        ),
+        finishes=[FinishOut(user_id=u, place=p) for u, p in detail.finishes],
+    )
+
+
+def snapshot_message(detail: GameDetail) -> WsSnapshot:
+    return WsSnapshot(version=detail.summary.version, seq=detail.last_seq, game=game_out(detail))

@@ -11,6 +11,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from cardroom.web.routes import admin as admin_module
+from cardroom.web.routes import table_admin as table_admin_module
 from tests.web.kit import assert_refused, bearer, sign_in, sign_up
 
 Who = tuple[int, str]
@@ -22,7 +23,14 @@ BODIES: dict[str, dict[str, Any]] = {
     "suspend": {"reason": "r"},
     "reinstate": {"reason": "r"},
     "role": {"role": "admin", "reason": "r"},
+    # /api/admin/games/{game_id}/...
+    "fold": {"seat": 1, "reason": "r"},
+    "remove-seat": {"seat": 1, "reason": "r"},
+    "pause": {"reason": "r"},
+    "resume": {"reason": "r"},
+    "cancel": {"reason": "r"},
 }
+ADMIN_ROUTERS = (admin_module.router, table_admin_module.admin)
 
 
 def admin_routes(app: FastAPI) -> list[tuple[str, str]]:
@@ -31,7 +39,8 @@ def admin_routes(app: FastAPI) -> list[tuple[str, str]]:
     escape these tests."""
     routed = sorted(
         (method, route.path)
-        for route in admin_module.router.routes
+        for router in ADMIN_ROUTERS
+        for route in router.routes
         if isinstance(route, APIRoute)
         for method in route.methods or ()
     )
@@ -46,7 +55,7 @@ def admin_routes(app: FastAPI) -> list[tuple[str, str]]:
 
 
 def call(client: TestClient, method: str, path: str, user_id: int, token: str | None) -> Any:
-    url = path.replace("{user_id}", str(user_id))
+    url = path.replace("{user_id}", str(user_id)).replace("{game_id}", str(user_id))
     body = BODIES.get(path.rsplit("/", 1)[-1]) if method == "POST" else None
     headers = bearer(token) if token else {}
     return client.request(method, url, json=body, headers=headers)
@@ -58,6 +67,11 @@ def test_the_admin_routes_are_the_ones_expected(app: FastAPI) -> None:
         ("GET", "/api/admin/audit"),
         ("GET", "/api/admin/users"),
         ("GET", "/api/admin/users/{user_id}/ledger"),
+        ("POST", "/api/admin/games/{game_id}/cancel"),
+        ("POST", "/api/admin/games/{game_id}/fold"),
+        ("POST", "/api/admin/games/{game_id}/pause"),
+        ("POST", "/api/admin/games/{game_id}/remove-seat"),
+        ("POST", "/api/admin/games/{game_id}/resume"),
         ("POST", "/api/admin/users/{user_id}/grant"),
         ("POST", "/api/admin/users/{user_id}/reinstate"),
         ("POST", "/api/admin/users/{user_id}/remove"),

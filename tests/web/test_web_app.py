@@ -15,10 +15,18 @@ from cardroom.config import PasswordHashing, Settings
 from cardroom.service.context import ServiceContext
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
-from cardroom.web.routes import accounts, admin, health, money
+from cardroom.web.routes import accounts, admin, games, health, money, table_admin
 from tests.web.kit import PASSWORD, assert_refused, bearer, sign_in, sign_up
 
-ROUTERS = (health.router, accounts.router, money.router, admin.router)
+ROUTERS = (
+    health.router,
+    accounts.router,
+    money.router,
+    admin.router,
+    games.router,
+    table_admin.host,
+    table_admin.admin,
+)
 
 
 def test_healthz(client: TestClient) -> None:
@@ -92,7 +100,7 @@ def test_openapi_lists_every_route_with_its_schemas_and_errors(app: FastAPI) -> 
         (method, path) for path, operations in document["paths"].items() for method in operations
     }
     assert routed == documented
-    assert len(documented) == 17
+    assert len(documented) == 42
 
     schemas = document["components"]["schemas"]
     for method, path in documented:

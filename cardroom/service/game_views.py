@@ -1,0 +1,224 @@
+"""A game's events and state as one viewer may see them: what the web layer sends.
+
+The stored log is complete (every hole card, every burnt card), so nothing from it
+leaves the server raw. Each hand record goes through ``cardroom.views.event_view``
+with the seat the viewer held in *that* hand (a player who left and came back may sit
+elsewhere now); the table's and the room's own records (seating, money, clock, the
+game's creation) hold no card and pass as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from cardroom import views
+from cardroom.events import EVENT_TYPES, event_from_dict
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import InvalidInput
+from cardroom.service.game_errors import GameNotFound, NotSeated
+from cardroom.service.game_records import GameDetail, PlayResult, StoredEvent
+from cardroom.service.game_tx import last_seq
+from cardroom.service.lobby import game_detail
+from cardroom.service.play import EVENTS_PAGE_MAX
+from cardroom.store.models import Game, GameEvent, GamePlayer
+
+
+@dataclass(frozen=True)
+class ViewedEvent:
+    """One event as a viewer may see it: ``data`` has no card the viewer may not see."""
+
+    seq: int
+    kind: str
+    hand_id: int | None
+    version: int
+    created_at: datetime
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ViewerUpdate:
+    """What a viewer lacks since ``after``: the events, and the game as it is once they
+    have happened (``detail.last_seq`` is the last of ``events``, or ``after``)."""
+
+    events: tuple[ViewedEvent, ...]
+    detail: GameDetail
+
+
+def view_event(event: StoredEvent, seat: int | None) -> ViewedEvent:
+    """``event`` for the viewer who held ``seat`` in its hand (None: not dealt in)."""
+    if event.kind in EVENT_TYPES:
+        data = views.event_view(event_from_dict({"type": event.kind, **event.payload}), seat)
+        data.pop("type", None)
+    else:
+        data = dict(event.payload)
+    return ViewedEvent(event.seq, event.kind, event.hand_id, event.version, event.created_at, data)
+
+
+def view_events(events: Iterable[StoredEvent], seats: Mapping[int, int]) -> tuple[ViewedEvent, ...]:
+    """``seats``: hand id -> the viewer's seat in that hand (hands they were dealt in)."""
+    return tuple(view_event(e, None if e.hand_id is None else seats.get(e.hand_id)) for e in events)
+
+
+def _seats_in_hands(
+    session: Session, game_id: int, viewer_id: int | None, hand_ids: Iterable[int | None]
+) -> dict[int, int]:
+    """Hand id -> the seat ``viewer_id`` was dealt in at, from each hand's
+    ``HandDealt`` record (``players``: [seat, player, stack] triples)."""
+    wanted = {h for h in hand_ids if h is not None}
+    if viewer_id is None or not wanted:
+        return {}
+    rows = session.execute(
+        select(GameEvent.hand_id, GameEvent.payload).where(
+            GameEvent.game_id == game_id,
+            GameEvent.kind == "HandDealt",
+            GameEvent.hand_id.in_(sorted(wanted)),
+        )
+    ).all()
+    seats: dict[int, int] = {}
+    for hand_id, payload in rows:
+        for seat, player, _stack in payload.get("players", ()):
+            if player == viewer_id and hand_id is not None:
+                seats[hand_id] = seat
+    return seats
+
+
+def _check_viewer(viewer_id: int | None) -> None:
+    if viewer_id is not None and type(viewer_id) is not int:
+        raise InvalidInput("A viewer is a user's id.")
+
+
+def result_events(
+    ctx: ServiceContext, result: PlayResult, viewer_id: int | None
+) -> tuple[ViewedEvent, ...]:
+    """The events a command added, as the viewer (usually the one who asked) may see
+    them: the body of the command's answer."""
+    _check_viewer(viewer_id)
+    if not result.events:
+        return ()
+    with ctx.transaction() as session:
+        seats = _seats_in_hands(
+            session, result.game_id, viewer_id, (e.hand_id for e in result.events)
+        )
+    return view_events(result.events, seats)
+
+
+def _events_after(
+    session: Session, game_id: int, viewer_id: int | None, after_seq: int, limit: int
+) -> tuple[ViewedEvent, ...]:
+    rows = session.scalars(
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, GameEvent.seq > after_seq)
+        .order_by(GameEvent.seq)
+        .limit(limit)
+    ).all()
+    stored = [StoredEvent.of(row) for row in rows]
+    seats = _seats_in_hands(session, game_id, viewer_id, (e.hand_id for e in stored))
+    return view_events(stored, seats)
+
+
+def _check_page(after_seq: object, limit: object) -> None:
+    if type(after_seq) is not int or after_seq < 0:
+        raise InvalidInput("An event number is a whole number, 0 or more.")
+    if type(limit) is not int or not 1 <= limit <= EVENTS_PAGE_MAX:
+        raise InvalidInput(f"A page holds 1 to {EVENTS_PAGE_MAX} events.")
+
+
+def events_for(
+    ctx: ServiceContext,
+    game_id: int,
+    viewer_id: int | None,
+    after_seq: int = 0,
+    *,
+    limit: int = EVENTS_PAGE_MAX,
+) -> tuple[ViewedEvent, ...]:
+    """The game's events numbered above ``after_seq``, in order, at most ``limit``, as
+    ``viewer_id`` (None: a spectator) may see them."""
+    _check_viewer(viewer_id)
+    _check_page(after_seq, limit)
+    with ctx.transaction() as session:
+        if type(game_id) is not int or session.get(Game, game_id) is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        return _events_after(session, game_id, viewer_id, after_seq, limit)
+
+
+@dataclass(frozen=True)
+class EventsPage:
+    events: tuple[ViewedEvent, ...]
+    last_seq: int  # the game's last event number when the page was read
+
+
+def events_page(
+    ctx: ServiceContext,
+    game_id: int,
+    viewer_id: int | None,
+    after_seq: int = 0,
+    *,
+    limit: int = EVENTS_PAGE_MAX,
+) -> EventsPage:
+    """``events_for`` and where the log ends, read together: a client knows whether
+    to ask for the next page."""
+    _check_viewer(viewer_id)
+    _check_page(after_seq, limit)
+    with ctx.transaction() as session:
+        if type(game_id) is not int or session.get(Game, game_id) is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        events = _events_after(session, game_id, viewer_id, after_seq, limit)
+        return EventsPage(events, last_seq(session, game_id))
+
+
+def update_for(
+    ctx: ServiceContext, game_id: int, viewer_id: int | None, after_seq: int
+) -> ViewerUpdate:
+    """Every event after ``after_seq`` and the game's state once they have happened,
+    for one viewer: what a live client needs after a change or on reconnecting.
+
+    The two reads are separate transactions, and commands may land between them; the
+    events are read on until they reach the state's ``last_seq``, so the state never
+    runs ahead of the events sent with it."""
+    _check_viewer(viewer_id)
+    _check_page(after_seq, EVENTS_PAGE_MAX)
+    events: list[ViewedEvent] = []
+    have = after_seq
+    while True:
+        page = events_for(ctx, game_id, viewer_id, have)
+        events.extend(page)
+        if page:
+            have = page[-1].seq
+        if len(page) == EVENTS_PAGE_MAX:
+            continue
+        detail = game_detail(ctx, game_id, viewer_id)
+        if detail.last_seq <= have:
+            return ViewerUpdate(tuple(events), detail)
+
+
+def seated_players(ctx: ServiceContext, game_id: int) -> tuple[int, ...]:
+    """The users with a seat at the game now: whose list of games a change touches."""
+    with ctx.transaction() as session:
+        rows = session.scalars(
+            select(GamePlayer.user_id).where(
+                GamePlayer.game_id == game_id, GamePlayer.seat.is_not(None)
+            )
+        ).all()
+        return tuple(sorted(rows))
+
+
+def player_named(
+    ctx: ServiceContext, game_id: int, *, seat: int | None, player_id: int | None
+) -> int:
+    """The player a host or admin command is about, named by seat or by id (exactly
+    one of the two). A seat must be taken; an id is checked by the command itself."""
+    if (seat is None) == (player_id is None):
+        raise InvalidInput("Name the player by seat or by player_id, one of the two.")
+    if player_id is not None:
+        return player_id
+    detail = game_detail(ctx, game_id)
+    for taken in detail.seats:
+        if taken.seat == seat:
+            return taken.user_id
+    raise NotSeated(f"Nobody sits in seat {seat}.")

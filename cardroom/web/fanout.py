@@ -1,0 +1,160 @@
+"""Telling the other server processes that a game changed.
+
+- **SQLite** (one process): nothing to tell; ``LocalFanout`` only delivers ``/ws/me``
+  messages to this process's sockets.
+- **PostgreSQL** (any number of processes on one database): ``PostgresFanout``
+  publishes with ``NOTIFY`` after the commit, and every process (this one included)
+  runs a listener that ``LISTEN``s and wakes its own sockets:
+
+  - channel ``cardroom_games``, payload ``game_id:last_seq:version``: the game's
+    sockets read what they miss from the database (so the payload stays tiny and a
+    lost or repeated notification does no harm);
+  - channel ``cardroom_users``, payload ``{"user_id": ..., "message": {...}}``: a
+    ``/ws/me`` message (a notification), sent as it is.
+
+PostgreSQL delivers a notification to every listening session once the publishing
+transaction commits, in commit order; a listener that loses its connection reconnects
+and wakes every local socket, which then catches up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import make_url, text
+
+from cardroom.service.context import ServiceContext
+
+if TYPE_CHECKING:
+    from cardroom.web.live import Live
+
+log = logging.getLogger(__name__)
+
+GAMES_CHANNEL = "cardroom_games"
+USERS_CHANNEL = "cardroom_users"
+# PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
+MAX_PAYLOAD_BYTES = 7900
+RECONNECT_SECONDS = 1.0
+
+
+class Fanout(Protocol):
+    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
+        """After a commit: the game is at ``seq`` and ``version`` (any thread)."""
+
+    def publish_user(
+        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+    ) -> None:
+        """A message for the user's ``/ws/me`` sockets, wherever they are connected."""
+
+    async def listen(self, live: Live) -> None:
+        """Run for as long as the server does, waking ``live``'s sockets."""
+
+
+class LocalFanout:
+    """One process: every socket is here."""
+
+    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
+        pass  # Live.committed has woken this process's sockets already
+
+    def publish_user(
+        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+    ) -> None:
+        live._threadsafe(live.push_user, user_id, message)
+
+    async def listen(self, live: Live) -> None:
+        return None
+
+
+def fanout_for(database_url: str) -> Fanout:
+    url = make_url(database_url)
+    if url.get_backend_name() == "postgresql":
+        return PostgresFanout(url.set(drivername="postgresql").render_as_string(False))
+    return LocalFanout()
+
+
+def parse_game_payload(payload: str) -> tuple[int, int, int] | None:
+    """``"12:345:67"`` -> (12, 345, 67); anything else -> None."""
+    parts = payload.split(":")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) < 20 for p in parts):
+        return None
+    game, seq, version = (int(p) for p in parts)
+    return game, seq, version
+
+
+def parse_user_payload(payload: str) -> tuple[int, dict[str, Any]] | None:
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    user, message = data.get("user_id"), data.get("message")
+    if type(user) is not int or not isinstance(message, dict):
+        return None
+    return user, message
+
+
+class PostgresFanout:
+    def __init__(self, conninfo: str) -> None:
+        self.conninfo = conninfo
+        self.listening = asyncio.Event()  # set while the listener is connected (tests)
+
+    def _notify(self, ctx: ServiceContext, channel: str, payload: str) -> None:
+        with ctx.engine.connect() as connection:
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": channel, "payload": payload},
+            )
+            connection.commit()
+
+    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
+        self._notify(ctx, GAMES_CHANNEL, f"{game_id}:{seq}:{version}")
+
+    def publish_user(
+        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+    ) -> None:
+        payload = json.dumps({"user_id": user_id, "message": dict(message)}, default=str)
+        if len(payload.encode()) > MAX_PAYLOAD_BYTES:
+            # Too big for NOTIFY: this process's sockets still get it; the notice
+            # itself is stored, for the other processes' clients to load.
+            log.warning("a notice for user %s is too large to publish", user_id)
+            live._threadsafe(live.push_user, user_id, message)
+            return
+        self._notify(ctx, USERS_CHANNEL, payload)
+
+    async def listen(self, live: Live) -> None:
+        import psycopg  # only PostgreSQL deployments need it loaded
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True
+                ) as connection:
+                    await connection.execute(f"LISTEN {GAMES_CHANNEL}")
+                    await connection.execute(f"LISTEN {USERS_CHANNEL}")
+                    self.listening.set()
+                    # Whatever was published while we were not listening is lost:
+                    # every socket here looks for itself.
+                    live.everything_changed()
+                    async for note in connection.notifies():
+                        self._dispatch(live, note.channel, note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("the change listener lost the database (%s); reconnecting", exc)
+            self.listening.clear()
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+    def _dispatch(self, live: Live, channel: str, payload: str) -> None:
+        if channel == GAMES_CHANNEL:
+            game = parse_game_payload(payload)
+            if game is not None:
+                live.game_changed(*game)
+        elif channel == USERS_CHANNEL:
+            user = parse_user_payload(payload)
+            if user is not None:
+                live.push_user(*user)

@@ -1,0 +1,296 @@
+"""What keeps a running room live: the WebSockets connected to this process, the
+clock, and the fan-out of changes between processes.
+
+After every committed command (a player's request, the clock firing a deadline) the
+process that committed calls ``Live.committed(result)``. That
+
+1. wakes the game's WebSockets in this process, each of which then reads what its
+   viewer has not seen yet (events and a fresh snapshot, through the per-viewer
+   filter) and sends it;
+2. publishes ``game_id:last_seq:version`` to the other processes (PostgreSQL
+   ``NOTIFY``; see ``cardroom.web.fanout``), whose listeners wake their own sockets
+   the same way;
+3. records notices (``cardroom.service.notifications.on_game_change``, when that
+   module exists) and pushes them to the users' ``/ws/me`` sockets, in every
+   process;
+4. wakes the clock, which may now have a sooner deadline.
+
+A socket reads from the database rather than being handed the events, so a wake is
+only a hint: a duplicate (our own NOTIFY coming back) or a lost one (a listener that
+reconnected) costs nothing or is made good by the next, and the response and the
+broadcast both come from the same committed rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import importlib
+import logging
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from types import ModuleType
+from typing import Annotated, Any, Protocol
+
+from fastapi import Depends, Request
+from fastapi.encoders import jsonable_encoder
+
+from cardroom.service import deadlines
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import PlayResult
+from cardroom.service.game_views import seated_players
+from cardroom.web.fanout import Fanout, LocalFanout, fanout_for
+
+log = logging.getLogger(__name__)
+
+# The clock sleeps at most this long: a bound on how late a deadline fires if a wake
+# is missed (another process scheduled it, or the system clock jumped).
+CLOCK_MAX_SLEEP = 1.0
+NOTIFICATIONS_MODULE = "cardroom.service.notifications"
+EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
+
+
+class GameWatcher(Protocol):
+    """A game's WebSocket: told that the game changed, it catches up by itself."""
+
+    def changed(self, seq: int, version: int) -> None: ...
+
+
+class UserWatcher(Protocol):
+    """A ``/ws/me`` socket: messages are queued to it as they are."""
+
+    def push(self, message: Mapping[str, Any]) -> None: ...
+
+
+def _notifications() -> ModuleType | None:
+    """The notifications use cases, if this build has them (built alongside)."""
+    try:
+        return importlib.import_module(NOTIFICATIONS_MODULE)
+    except ModuleNotFoundError as missing:
+        if missing.name == NOTIFICATIONS_MODULE:
+            return None
+        raise
+
+
+def notice_message(notice: Any) -> dict[str, Any] | None:
+    """A notice as a ``/ws/me`` message: ``{"type": "notification", ...its fields}``.
+    Notices are the notifications module's records; this accepts a dataclass, a
+    mapping, or anything with ``to_message()``."""
+    if hasattr(notice, "to_message"):
+        fields = notice.to_message()
+    elif dataclasses.is_dataclass(notice) and not isinstance(notice, type):
+        fields = dataclasses.asdict(notice)
+    elif isinstance(notice, Mapping):
+        fields = dict(notice)
+    else:
+        return None
+    encoded = jsonable_encoder(fields)
+    if not isinstance(encoded, dict):
+        return None
+    return {**encoded, "type": "notification"}
+
+
+def notice_user(notice: Any) -> int | None:
+    user = (
+        notice.get("user_id") if isinstance(notice, Mapping) else getattr(notice, "user_id", None)
+    )
+    return user if type(user) is int else None
+
+
+class Live:
+    """This process's live state. Built by ``create_app``; ``start`` and ``stop`` run
+    in the app's lifespan, on the event loop. ``committed`` may be called from any
+    thread (sync routes run in a worker thread)."""
+
+    def __init__(self, ctx_of: Callable[[], ServiceContext], *, clock: bool) -> None:
+        self._ctx_of = ctx_of
+        self.clock_enabled = clock
+        self.games: dict[int, set[GameWatcher]] = {}
+        self.users: dict[int, set[UserWatcher]] = {}
+        self.fanout: Fanout = LocalFanout()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._clock_wake: asyncio.Event | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
+        self.fired: list[deadlines.Fired] = []  # what this process's clock fired (tests)
+
+    @property
+    def ctx(self) -> ServiceContext:
+        return self._ctx_of()
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._clock_wake = asyncio.Event()
+        self.fanout = fanout_for(self.ctx.settings.database_url)
+        self._tasks.append(asyncio.create_task(self.fanout.listen(self), name="fanout"))
+        if self.clock_enabled:
+            self._tasks.append(asyncio.create_task(self._run_clock(), name="clock"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+            except Exception:  # a task that died has logged why; stopping goes on
+                log.exception("live task %s failed", task.get_name())
+        self._tasks.clear()
+        self._loop = None
+
+    # -- after a commit (any thread) ------------------------------------------------
+
+    def committed(self, result: PlayResult) -> None:
+        """Tell everyone about a committed change to ``result.game_id``. A replayed
+        answer changed nothing and tells nobody. Never raises: the change is already
+        committed, and the client must get its answer."""
+        if result.replayed:
+            return
+        seq = max((e.seq for e in result.events), default=0)
+        try:
+            self._threadsafe(self.game_changed, result.game_id, seq, result.version)
+            self.fanout.publish_game(self.ctx, result.game_id, seq, result.version)
+        except Exception:
+            log.exception("could not announce a change to game %s", result.game_id)
+        self._notify(result)
+        self.wake_clock()
+
+    def _notify(self, result: PlayResult) -> None:
+        if not result.events:
+            return
+        try:
+            module = _notifications()
+            if module is None:
+                return
+            notices = module.on_game_change(self.ctx, result.game_id, result.events)
+            for notice in notices or ():
+                user, message = notice_user(notice), notice_message(notice)
+                if user is not None and message is not None:
+                    self.fanout.publish_user(self.ctx, self, user, message)
+        except Exception:
+            # A notice is a courtesy; the move it announces is committed either way.
+            log.exception("notifications failed for game %s", result.game_id)
+
+    def wake_clock(self) -> None:
+        if self._clock_wake is not None:
+            self._threadsafe(self._clock_wake.set)
+
+    def _threadsafe(self, callback: Callable[..., None], *args: Any) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return  # not serving (a script, or the app's lifespan has ended)
+        with contextlib.suppress(RuntimeError):  # the loop closed in between
+            loop.call_soon_threadsafe(callback, *args)
+
+    # -- on the event loop ----------------------------------------------------------
+
+    def game_changed(self, game_id: int, seq: int, version: int) -> None:
+        """Wake the game's sockets here, and hint the seated players' ``/ws/me``.
+        Once per change: our own NOTIFY comes back to us after the direct call."""
+        heard = self._heard.get(game_id)
+        if heard is not None and seq <= heard[0] and version <= heard[1]:
+            return
+        if len(self._heard) > 100_000:
+            self._heard.clear()  # a bound; forgetting only costs a repeated wake
+        self._heard[game_id] = (seq, version)
+        for watcher in list(self.games.get(game_id, ())):
+            watcher.changed(seq, version)
+        if self.users:
+            task = asyncio.create_task(self._hint_players(game_id))
+            self._tasks.append(task)
+            task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        if task in self._tasks:
+            self._tasks.remove(task)
+
+    async def _hint_players(self, game_id: int) -> None:
+        try:
+            players = await asyncio.to_thread(seated_players, self.ctx, game_id)
+        except Exception:
+            log.exception("could not list the players of game %s", game_id)
+            return
+        for user in players:
+            self.push_user(user, {"type": "games_changed", "game_id": game_id})
+
+    def push_user(self, user_id: int, message: Mapping[str, Any]) -> None:
+        for watcher in list(self.users.get(user_id, ())):
+            watcher.push(message)
+
+    def everything_changed(self) -> None:
+        """After a gap in what we heard (a listener reconnected): every local socket
+        catches up, whatever it missed."""
+        for watchers in list(self.games.values()):
+            for watcher in list(watchers):
+                watcher.changed(EVERYTHING, EVERYTHING)
+
+    def watch_game(self, game_id: int, watcher: GameWatcher) -> None:
+        self.games.setdefault(game_id, set()).add(watcher)
+
+    def unwatch_game(self, game_id: int, watcher: GameWatcher) -> None:
+        watchers = self.games.get(game_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self.games[game_id]
+
+    def watch_user(self, user_id: int, watcher: UserWatcher) -> None:
+        self.users.setdefault(user_id, set()).add(watcher)
+
+    def unwatch_user(self, user_id: int, watcher: UserWatcher) -> None:
+        watchers = self.users.get(user_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self.users[user_id]
+
+    # -- the clock --------------------------------------------------------------------
+
+    def fire_and_announce(self, now: datetime | None = None) -> list[deadlines.Fired]:
+        """Fire what is due and tell everyone (in a worker thread: both touch the
+        database). Each deadline fires once even with several processes: fire_due
+        claims each row in the transaction that does its work."""
+        fired = deadlines.fire_due(self.ctx, now)
+        for done in fired:
+            self.committed(done.result)
+        self.fired.extend(fired)
+        del self.fired[:-1000]
+        return fired
+
+    async def _run_clock(self) -> None:
+        assert self._clock_wake is not None
+        wake = self._clock_wake
+        while True:
+            delay = CLOCK_MAX_SLEEP
+            try:
+                await asyncio.to_thread(self.fire_and_announce)
+                due = await asyncio.to_thread(deadlines.next_due, self.ctx)
+                if due is not None:
+                    ahead = (due - self.ctx.now()).total_seconds()
+                    delay = min(CLOCK_MAX_SLEEP, max(0.0, ahead))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The database may be down for a moment; the deadlines are rows and
+                # wait for us. Try again after the longest sleep.
+                log.exception("the clock could not fire deadlines")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=delay)
+            wake.clear()
+
+
+def live_of(app: Any) -> Live:
+    live = app.state.live
+    assert isinstance(live, Live), "create_app sets app.state.live"
+    return live
+
+
+def get_live(request: Request) -> Live:
+    return live_of(request.app)
+
+
+LiveDep = Annotated[Live, Depends(get_live)]

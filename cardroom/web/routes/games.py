@@ -1,0 +1,251 @@
+"""Games: the lobby, a table for its viewer, its events, and every player command.
+
+Each command route makes one service call, announces the committed change to the
+table's sockets (``Live.committed``) and answers with the same committed state: the
+version and the command's events, through the per-viewer filter for the one who
+asked. Refusals are the service's, with their sentences (docs/games.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Path, Query, status
+
+from cardroom.service import game_views, lobby, play
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import PlayResult
+from cardroom.web.deps import ContextDep, CurrentUser
+from cardroom.web.errors import documented
+from cardroom.web.live import Live, LiveDep
+from cardroom.web.schemas import MAX_ROW_ID
+from cardroom.web.schemas_games import (
+    EVENTS_PAGE_MAX,
+    LOBBY_PAGE_DEFAULT,
+    LOBBY_PAGE_MAX,
+    ActionIn,
+    CommandIn,
+    CommandOut,
+    CreateGameIn,
+    EventsOut,
+    GameOut,
+    JoinIn,
+    LobbyOut,
+    command_out,
+    event_out,
+    game_out,
+    lobby_out,
+)
+
+router = APIRouter(tags=["games"])
+
+READ = documented(401, 403, 404, 422)
+COMMAND = documented(401, 403, 404, 409, 413, 415, 422)
+
+GameId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The game's id.")]
+# The body may be left out (no version check, no key): an empty command.
+OptionalCommand = Annotated[CommandIn, Body(default_factory=CommandIn)]
+
+
+def answer(ctx: ServiceContext, live: Live, result: PlayResult, viewer_id: int) -> CommandOut:
+    """Announce a committed command, then answer it from the same committed rows."""
+    live.committed(result)
+    return command_out(result, game_views.result_events(ctx, result, viewer_id))
+
+
+# -- the lobby -------------------------------------------------------------------------
+
+
+@router.get("/api/games", responses=READ)
+def list_games(
+    ctx: ContextDep,
+    user: CurrentUser,
+    limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE_DEFAULT,
+) -> LobbyOut:
+    """Games waiting to start, then games being played, most recently active first."""
+    return lobby_out(lobby.list_lobby(ctx, limit=limit))
+
+
+@router.get("/api/me/games", responses=READ)
+def my_games(ctx: ContextDep, user: CurrentUser) -> LobbyOut:
+    """The games the viewer has a seat at now, most recently active first."""
+    return lobby_out(lobby.my_games(ctx, user.id))
+
+
+@router.post("/api/games", status_code=status.HTTP_201_CREATED, responses=COMMAND)
+def create_game(
+    body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: LiveDep
+) -> CommandOut:
+    """A new game hosted by the viewer, who sits down at once (paying the buy-in)
+    unless ``sit`` is false."""
+    options = lobby.GameOptions(
+        preset=body.preset,
+        format=None if body.format is None else body.format.value,
+        seats=body.seats,
+        buy_in=body.buy_in,
+        small_blind=body.small_blind,
+        big_blind=body.big_blind,
+        blinds_every_hands=body.blinds_every_hands,
+        blinds_every_minutes=body.blinds_every_minutes,
+        blinds_rate_percent=body.blinds_rate_percent,
+        payouts=body.payouts,
+        rules={} if body.rules is None else body.rules.overrides(),
+    )
+    result = lobby.create_game(ctx, user.id, options, sit=body.sit, seat=body.seat)
+    return answer(ctx, live, result, user.id)
+
+
+# -- a table ---------------------------------------------------------------------------
+
+
+@router.get("/api/games/{game_id}", responses=READ)
+def game(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> GameOut:
+    """The table as the viewer may see it: seats, the hand with their own cards and,
+    on their turn, what they may do; ``version`` to send back with a command and
+    ``last_seq`` to follow the events from."""
+    return game_out(lobby.game_detail(ctx, game_id, user.id))
+
+
+@router.get("/api/games/{game_id}/events", responses=READ)
+def events(
+    ctx: ContextDep,
+    user: CurrentUser,
+    game_id: GameId,
+    after: Annotated[int, Query(ge=0, le=2**62, description="The last seq the client has.")] = 0,
+    limit: Annotated[int, Query(ge=1, le=EVENTS_PAGE_MAX)] = EVENTS_PAGE_MAX,
+) -> EventsOut:
+    """The events numbered above ``after``, as the viewer may see them."""
+    page = game_views.events_page(ctx, game_id, user.id, after, limit=limit)
+    return EventsOut(events=[event_out(e) for e in page.events], last_seq=page.last_seq)
+
+
+# -- player commands -----------------------------------------------------------------------
+
+
+@router.post("/api/games/{game_id}/join", responses=COMMAND)
+def join(
+    ctx: ContextDep,
+    user: CurrentUser,
+    live: LiveDep,
+    game_id: GameId,
+    body: Annotated[JoinIn, Body(default_factory=JoinIn)],
+) -> CommandOut:
+    """Sit down (paying the buy-in where it is paid at the seat): the seat asked for
+    or the first free one. A waiting game that fills up starts by itself."""
+    result = lobby.join(
+        ctx,
+        game_id,
+        user.id,
+        seat=body.seat,
+        expected_version=body.version,
+        idempotency_key=body.idempotency_key,
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/leave", responses=COMMAND)
+def leave(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Leave: refunded before the start; cashed out at a running cash table (at once,
+    or when nothing of yours is left in a pot)."""
+    result = lobby.leave(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/cash-out", responses=COMMAND)
+def cash_out(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Cash out of a running cash table: the same as leaving."""
+    result = lobby.cash_out(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/start", responses=COMMAND)
+def start(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """The host (or an admin) starts the game; the first hand is dealt."""
+    result = lobby.start(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/continue", responses=COMMAND)
+def press_continue(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Done reviewing the last hand; the next is dealt once everyone has."""
+    result = play.press_continue(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/skip-waiting", responses=COMMAND)
+def skip_waiting(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """The host (or an admin) deals the next hand without waiting for Continue."""
+    result = play.skip_waiting_and_deal(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/rebuy", responses=COMMAND)
+def rebuy(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Buy in again at a cash table, at zero chips, for exactly the buy-in."""
+    result = play.rebuy(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/sit-out", responses=COMMAND)
+def sit_out(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Sit out from the next hand on, keeping the seat."""
+    result = play.sit_out(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/sit-in", responses=COMMAND)
+def sit_in(
+    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+) -> CommandOut:
+    """Come back after sitting out."""
+    result = play.sit_in(
+        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
+    )
+    return answer(ctx, live, result, user.id)
+
+
+@router.post("/api/games/{game_id}/actions", responses=COMMAND)
+def act(
+    body: ActionIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
+) -> CommandOut:
+    """Fold, check, call, bet, raise or go all in, on your turn and within the range
+    the table shows (``hand.legal``); ``amount`` is the total bet in the round. Out of
+    turn, out of range or against an older ``version``: 409, and nothing changes."""
+    result = play.act(
+        ctx,
+        game_id,
+        user.id,
+        body.kind,
+        body.amount,
+        expected_version=body.version,
+        idempotency_key=body.idempotency_key,
+    )
+    return answer(ctx, live, result, user.id)
