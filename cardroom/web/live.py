@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 # The clock sleeps at most this long: a bound on how late a deadline fires if a wake
 # is missed (another process scheduled it, or the system clock jumped).
 CLOCK_MAX_SLEEP = 1.0
+DELIVERIES_MAX_SLEEP = 5.0
 NOTIFICATIONS_MODULE = "cardroom.service.notifications"
 EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
 
@@ -74,11 +75,10 @@ def _notifications() -> ModuleType | None:
 
 
 def notice_message(notice: Any) -> dict[str, Any] | None:
-    """A notice as a ``/ws/me`` message: ``{"type": "notification", ...its fields}``.
-    Notices are the notifications module's records; this accepts a dataclass, a
-    mapping, or anything with ``to_message()``."""
-    if hasattr(notice, "to_message"):
-        fields = notice.to_message()
+    """A notice as a ``/ws/me`` message: ``{"type": "notification", ...}`` with the
+    notice's wire fields (``Notice.to_wire()``; a mapping or dataclass also does)."""
+    if hasattr(notice, "to_wire"):
+        fields = notice.to_wire()
     elif dataclasses.is_dataclass(notice) and not isinstance(notice, type):
         fields = dataclasses.asdict(notice)
     elif isinstance(notice, Mapping):
@@ -111,6 +111,7 @@ class Live:
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._clock_wake: asyncio.Event | None = None
+        self._deliveries_wake: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
         self.fired: list[deadlines.Fired] = []  # what this process's clock fired (tests)
@@ -124,10 +125,12 @@ class Live:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._clock_wake = asyncio.Event()
+        self._deliveries_wake = asyncio.Event()
         self.fanout = fanout_for(self.ctx.settings.database_url)
         self._tasks.append(asyncio.create_task(self.fanout.listen(self), name="fanout"))
         if self.clock_enabled:
             self._tasks.append(asyncio.create_task(self._run_clock(), name="clock"))
+            self._tasks.append(asyncio.create_task(self._run_deliveries(), name="deliveries"))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -144,10 +147,11 @@ class Live:
 
     # -- after a commit (any thread) ------------------------------------------------
 
-    def committed(self, result: PlayResult) -> None:
-        """Tell everyone about a committed change to ``result.game_id``. A replayed
-        answer changed nothing and tells nobody. Never raises: the change is already
-        committed, and the client must get its answer."""
+    def committed(self, result: PlayResult, actor_id: int | None = None) -> None:
+        """Tell everyone about a committed change to ``result.game_id``; ``actor_id``:
+        who asked (None: the clock, the console). A replayed answer changed nothing
+        and tells nobody. Never raises: the change is already committed, and the
+        client must get its answer."""
         if result.replayed:
             return
         seq = max((e.seq for e in result.events), default=0)
@@ -156,28 +160,35 @@ class Live:
             self.fanout.publish_game(self.ctx, result.game_id, seq, result.version)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
-        self._notify(result)
+        self._notify(result, actor_id)
         self.wake_clock()
 
-    def _notify(self, result: PlayResult) -> None:
+    def _notify(self, result: PlayResult, actor_id: int | None) -> None:
         if not result.events:
             return
         try:
             module = _notifications()
             if module is None:
                 return
-            notices = module.on_game_change(self.ctx, result.game_id, result.events)
+            notices = module.on_game_change(
+                self.ctx, result.game_id, result.events, actor_id=actor_id
+            )
             for notice in notices or ():
                 user, message = notice_user(notice), notice_message(notice)
-                if user is not None and message is not None:
+                if user is not None and message is not None and getattr(notice, "live", True):
                     self.fanout.publish_user(self.ctx, self, user, message)
+                if getattr(notice, "deliver_at", None) is not None:
+                    self._wake(self._deliveries_wake)
         except Exception:
             # A notice is a courtesy; the move it announces is committed either way.
             log.exception("notifications failed for game %s", result.game_id)
 
     def wake_clock(self) -> None:
-        if self._clock_wake is not None:
-            self._threadsafe(self._clock_wake.set)
+        self._wake(self._clock_wake)
+
+    def _wake(self, event: asyncio.Event | None) -> None:
+        if event is not None:
+            self._threadsafe(event.set)
 
     def _threadsafe(self, callback: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -263,24 +274,59 @@ class Live:
 
     async def _run_clock(self) -> None:
         assert self._clock_wake is not None
-        wake = self._clock_wake
-        while True:
-            delay = CLOCK_MAX_SLEEP
-            try:
-                await asyncio.to_thread(self.fire_and_announce)
-                due = await asyncio.to_thread(deadlines.next_due, self.ctx)
-                if due is not None:
-                    ahead = (due - self.ctx.now()).total_seconds()
-                    delay = min(CLOCK_MAX_SLEEP, max(0.0, ahead))
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # The database may be down for a moment; the deadlines are rows and
-                # wait for us. Try again after the longest sleep.
-                log.exception("the clock could not fire deadlines")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=delay)
-            wake.clear()
+        await _every_due(
+            "the clock",
+            self._clock_wake,
+            lambda: self.fire_and_announce(),
+            lambda: deadlines.next_due(self.ctx),
+            self.ctx,
+            CLOCK_MAX_SLEEP,
+        )
+
+    async def _run_deliveries(self) -> None:
+        """Web Push and email, apart from the clock: a slow mail server must not
+        hold up a turn clock."""
+        module = _notifications()
+        if module is None or not hasattr(module, "deliver_due"):
+            return
+        assert self._deliveries_wake is not None
+        await _every_due(
+            "notice delivery",
+            self._deliveries_wake,
+            lambda: module.deliver_due(self.ctx),
+            lambda: module.next_delivery_due(self.ctx),
+            self.ctx,
+            DELIVERIES_MAX_SLEEP,
+        )
+
+
+async def _every_due(
+    what: str,
+    wake: asyncio.Event,
+    work: Callable[[], object],
+    next_time: Callable[[], datetime | None],
+    ctx: ServiceContext,
+    longest: float,
+) -> None:
+    """Do ``work`` (in a worker thread: it touches the database), then sleep until
+    ``next_time()``, at most ``longest`` seconds, or until woken; forever."""
+    while True:
+        delay = longest
+        try:
+            await asyncio.to_thread(work)
+            due = await asyncio.to_thread(next_time)
+            if due is not None:
+                ahead = (due - ctx.now()).total_seconds()
+                delay = min(longest, max(0.0, ahead))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The database may be down for a moment; the rows wait for us. Try again
+            # after the longest sleep.
+            log.exception("%s could not run", what)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=delay)
+        wake.clear()
 
 
 def live_of(app: Any) -> Live:

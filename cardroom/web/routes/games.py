@@ -49,7 +49,7 @@ OptionalCommand = Annotated[CommandIn, Body(default_factory=CommandIn)]
 
 def answer(ctx: ServiceContext, live: Live, result: PlayResult, viewer_id: int) -> CommandOut:
     """Announce a committed command, then answer it from the same committed rows."""
-    live.committed(result)
+    live.committed(result, viewer_id)
     return command_out(result, game_views.result_events(ctx, result, viewer_id))
 
 
