@@ -1,0 +1,174 @@
+// The lobby: open tables and your own, joining, leaving, starting and creating.
+
+import { get, post } from "../api.js";
+import { refreshBalance, showError, startPage } from "../chrome.js";
+import { allowedSchedules, createRequest } from "../create-game.js";
+import { $, $$, announce, fill, formValues, h } from "../dom.js";
+import { chips, duration } from "../format.js";
+import { FORMAT_NAMES, PRESETS, blindsText, presetTitle } from "../rules.js";
+import { LiveSocket } from "../ws.js";
+
+const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused" };
+let user = null;
+
+function canJoin(game, mine) {
+  if (mine || game.seats_taken >= game.seat_count) return false;
+  if (game.status === "waiting") return true;
+  return game.format !== "tournament"; // cash tables take players while they run
+}
+
+function gameRow(game, mine) {
+  const box = $("[data-error]");
+  const act = (path, done) => async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    showError(box, null);
+    try {
+      await post(`/api/games/${game.id}/${path}`, {});
+      await done();
+    } catch (error) {
+      showError(box, error);
+      button.disabled = false;
+      await load();
+    }
+  };
+  const open = h("a", { class: "button", href: `/games/${game.id}` }, mine ? "Open" : "Watch");
+  const buttons = [open];
+  if (canJoin(game, mine)) {
+    buttons.push(
+      h("button", { type: "button", class: "primary", onclick: act("join", () => location.assign(`/games/${game.id}`)) },
+        `Join for ${chips(game.buy_in, game.pays_money)}`),
+    );
+  }
+  if (mine && game.status === "waiting") {
+    if (user && game.host_id === user.id) {
+      buttons.push(
+        h("button", {
+          type: "button", class: "primary", disabled: game.seats_taken < 2,
+          title: game.seats_taken < 2 ? "A game needs at least two players" : undefined,
+          onclick: act("start", () => location.assign(`/games/${game.id}`)),
+        }, "Start"),
+      );
+    }
+    buttons.push(
+      h("button", {
+        type: "button", class: "danger",
+        onclick: act("leave", async () => { announce(`You left game ${game.id}.`); await Promise.all([load(), refreshBalance()]); }),
+      }, "Leave"),
+    );
+  }
+  return h("tr", { dataset: { game: String(game.id) } },
+    h("td", { "data-label": "" },
+      h("strong", {}, `#${game.id}`), " ", h("span", { class: "muted" }, `by ${game.host_name}`)),
+    h("td", { "data-label": "" }, `${presetTitle(game.preset)} · ${FORMAT_NAMES[game.format] || game.format}`),
+    h("td", { class: "num", "data-label": game.format === "tournament" ? "Entry" : "Buy-in" }, chips(game.buy_in, game.pays_money)),
+    h("td", { "data-label": "Blinds" }, blindsText(game)),
+    h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
+    h("td", { "data-label": "Clock" }, duration(game.turn_clock_seconds)),
+    h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
+    h("td", { class: "wide" }, h("div", { class: "actions" }, buttons)),
+  );
+}
+
+let loading = null;
+export async function load() {
+  if (loading) return loading;
+  loading = (async () => {
+    try {
+      const [lobby, mine] = await Promise.all([get("/api/games"), get("/api/me/games")]);
+      const myIds = new Set(mine.games.map((g) => g.id));
+      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true)));
+      $("[data-mine-section]").hidden = mine.games.length === 0;
+      const others = lobby.games.filter((g) => !myIds.has(g.id));
+      fill($("[data-games]"), others.map((g) => gameRow(g, false)));
+      $("[data-empty]").hidden = others.length > 0;
+      showError($("[data-error]"), null);
+    } catch (error) {
+      showError($("[data-error]"), error);
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+// -- the create form ---------------------------------------------------------------
+
+function updateForm(form) {
+  const preset = PRESETS[form.elements.preset.value];
+  const format = form.elements.format;
+  const previous = format.value;
+  fill(format, preset.formats.map((f) => h("option", { value: f, selected: f === previous }, FORMAT_NAMES[f])));
+  $("[data-preset-hint]").textContent = preset.blurb;
+  $("[data-buy-in-label]").textContent = preset.points
+    ? "Starting points"
+    : format.value === "tournament" ? "Entry ($)" : "Buy-in ($)";
+  $("[data-buy-in-hint]").textContent = preset.points
+    ? "Everyone starts with this many points; no money changes hands."
+    : "At least $1.00; one chip per cent.";
+  if (preset.points && form.elements.buy_in.value.includes(".")) form.elements.buy_in.value = "1000";
+  if (!preset.points && !form.elements.buy_in.value.includes(".")) form.elements.buy_in.value = "10.00";
+  for (const box of $$("[data-blinds]", form)) box.hidden = preset.blindsFixed;
+  $("[data-blinds-hint]").textContent = preset.blindsFixed
+    ? "Blinds: a fiftieth of the buy-in, fixed."
+    : preset.blindsRequired
+      ? "Arena tables need both blinds, in points."
+      : "Leave the blinds empty for a big blind of a fiftieth of the buy-in.";
+  const schedules = allowedSchedules(form.elements.preset.value, format.value);
+  $("[data-schedule]", form).hidden = schedules.length === 0;
+  for (const option of form.elements.schedule.options) {
+    option.disabled = option.value !== "never" && !schedules.includes(option.value);
+    if (form.elements.preset.value === "arena") option.disabled = option.value !== "hands";
+  }
+  if (form.elements.preset.value === "arena") form.elements.schedule.value = "hands";
+  else if (form.elements.schedule.selectedOptions[0]?.disabled) form.elements.schedule.value = "never";
+  const rising = form.elements.schedule.value !== "never";
+  $("[data-every]", form).hidden = !rising;
+  $("[data-rate]", form).hidden = !rising || form.elements.preset.value === "arena";
+  $("[data-payouts]", form).hidden = format.value !== "tournament" || preset.points;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const box = $("[data-create-error]");
+  showError(box, null);
+  let body;
+  try {
+    body = createRequest(formValues(form));
+  } catch (error) {
+    showError(box, error);
+    return;
+  }
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const made = await post("/api/games", body);
+    location.assign(`/games/${made.game_id}`);
+  } catch (error) {
+    showError(box, error);
+    button.disabled = false;
+  }
+}
+
+async function main() {
+  user = await startPage();
+  const form = $("[data-create]");
+  form.addEventListener("change", () => updateForm(form));
+  form.addEventListener("submit", create);
+  updateForm(form);
+  await load();
+  // Live: the room says when the lobby changed; a slow poll covers a lost socket.
+  new LiveSocket("/ws/me", {
+    onMessage: (message) => {
+      if (message.type === "games_changed") load();
+      if (message.type === "notification") refreshBalance();
+    },
+    onOpen: () => load(),
+  }).connect();
+  setInterval(() => {
+    if (!document.hidden) load();
+  }, 20000);
+}
+
+main();

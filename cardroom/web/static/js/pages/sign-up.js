@@ -1,0 +1,42 @@
+// Create an account and sign straight in.
+
+import { post } from "../api.js";
+import { $, formValues } from "../dom.js";
+import { showError } from "../chrome.js";
+import { applyPrefs } from "../prefs.js";
+
+applyPrefs();
+const form = $("[data-form]");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const { name } = formValues(form);
+  const password = form.elements.password.value;
+  const box = $("[data-error]");
+  showError(box, null);
+  if (!/^[A-Za-z0-9_-]{3,20}$/.test(name)) {
+    showError(box, new Error("A name is 3 to 20 letters, digits, _ or -."));
+    form.elements.name.focus();
+    return;
+  }
+  if (password.length < 8) {
+    showError(box, new Error("A password has at least 8 characters."));
+    form.elements.password.focus();
+    return;
+  }
+  if (password !== form.elements.again.value) {
+    showError(box, new Error("The two passwords differ."));
+    form.elements.again.focus();
+    return;
+  }
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    await post("/api/accounts/sign-up", { name, password }, { quiet401: true });
+    await post("/api/accounts/sign-in", { name, password }, { quiet401: true });
+    location.assign("/");
+  } catch (error) {
+    showError(box, error);
+    button.disabled = false;
+  }
+});
+$("#name").focus();

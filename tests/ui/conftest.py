@@ -1,0 +1,129 @@
+"""The browser tests: a real ``cardroom serve`` in a subprocess on a free port, over a
+migrated SQLite database in a temporary folder with cheap password hashing, and
+Debian's Chromium driven by Playwright (never a downloaded browser).
+
+One server and one browser serve the whole session; each test opens its own browser
+contexts (separate cookie jars: separate players). Screenshots go to artifacts/ui/.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Playwright, sync_playwright
+
+# `cardroom serve` (through tests/ui/serve.py, see there)
+SERVE = [sys.executable, "-m", "tests.ui.serve", "serve"]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "ui"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Room:
+    base: str
+    folder: Path
+    log: Path
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+def _room_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
+    env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+@pytest.fixture(scope="session")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
+    folder = tmp_path_factory.mktemp("ui-room")
+    url = f"sqlite:///{folder / 'room.db'}"
+    env = _room_env()
+    subprocess.run(
+        [sys.executable, "-m", "cardroom", "db", "upgrade", "--database-url", url],
+        check=True,
+        env=env,
+        cwd=folder,
+        capture_output=True,
+    )
+    port = free_port()
+    log = folder / "serve.out"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [*SERVE, "--port", str(port), "--database-url", url],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=folder,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /healthz in 30 s"
+            time.sleep(0.1)
+        assert httpx.get(f"{base}/sign-in").status_code == 200, "the UI is not served"
+        yield Room(base, folder, log)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        printed = log.read_text(errors="replace")
+        assert "Traceback" not in printed, printed
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/ensure-chromium installs it.", pytrace=False)
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield launched
+    launched.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
