@@ -1,0 +1,205 @@
+"""The WebSocket protocol: signing in (token or cookie, never a cookie from another
+site), the messages a client may send, and bad ones answered with an error while the
+socket stays usable; ``/ws/me`` and its notices and hints."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import StoredEvent
+from tests.web.games_kit import (
+    Player,
+    act,
+    create_game,
+    heads_up,
+    last_seq,
+    new_player,
+    receive,
+    silent,
+    watching,
+)
+from tests.web.kit import sign_in
+
+
+@pytest.fixture
+def pair(client: TestClient) -> tuple[int, Player, Player]:
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    return heads_up(client, alice, bob), alice, bob
+
+
+BAD_MESSAGES: list[tuple[str, str]] = [
+    ("not json", "JSON object"),
+    ("[1, 2]", "JSON object"),
+    ('"ping"', "JSON object"),
+    ("{}", "ping"),
+    ('{"type": "shout"}', "ping"),
+    ('{"type": "ping", "extra": 1}', "extra"),
+    ('{"type": "resync"}', "after"),
+    ('{"type": "resync", "after": -1}', "after"),
+    ('{"type": "resync", "after": 1.5}', "after"),
+    ('{"type": "resync", "after": "3"}', "after"),
+    ('{"type": "resync", "after": 1e400}', "after"),
+    ('{"type": "resync", "after": ' + "9" * 4000 + "}", "after"),
+    ('{"type": "resync", "after": ' + "9" * 4090 + "}", "4096"),
+    ('{"type": "ping", "pad": "' + "x" * 5000 + '"}', "at most 4096"),
+    ("{" * 3000 + "}" * 3000, "4096"),
+]
+
+
+def test_bad_messages_get_an_error_and_the_socket_stays_usable(
+    client: TestClient, pair: tuple[int, Player, Player]
+) -> None:
+    game, alice, _ = pair
+    with watching(client, game, alice) as w:
+        for text, named in BAD_MESSAGES:
+            w.ws.send_text(text)
+            answer = receive(w.ws)
+            assert answer["type"] == "error", (text, answer)
+            assert named in answer["message"] and answer["message"].endswith("."), answer
+        w.ws.send_bytes(b'{"type": "ping"}')
+        assert receive(w.ws)["type"] == "error"
+        w.ws.send_json({"type": "ping"})
+        assert receive(w.ws) == {"type": "pong"}
+        w.ws.send_json({"type": "resync", "after": 10**9})
+        events, snapshot = w.until_snapshot()
+        assert w.messages[-2] == {"type": "events", "version": snapshot["version"], "events": []}
+        assert events == []
+
+
+def test_signing_in_to_a_socket(client: TestClient, pair: tuple[int, Player, Player]) -> None:
+    game, alice, _ = pair
+    for url, code in [
+        (f"/ws/games/{game}", 4401),
+        (f"/ws/games/{game}?token=nonsense", 4401),
+        (f"/ws/games/999999?token={alice.token}", 4404),
+        (f"/ws/games/abc?token={alice.token}", 4404),
+        (f"/ws/games/{2**40}?token={alice.token}", 4404),
+        ("/ws/me", 4401),
+    ]:
+        with client.websocket_connect(url) as ws:
+            refusal = receive(ws)
+            assert refusal["type"] == "error" and refusal["message"].endswith("."), refusal
+            with pytest.raises(WebSocketDisconnect) as closed:
+                receive(ws)
+            assert closed.value.code == code, url
+
+
+def test_the_session_cookie_opens_a_socket_only_from_the_rooms_own_pages(
+    client: TestClient, pair: tuple[int, Player, Player]
+) -> None:
+    game, _, _ = pair
+    sign_in(client, "alice", keep_cookies=True)
+    with client.websocket_connect(f"/ws/games/{game}") as ws:
+        assert receive(ws)["type"] == "snapshot"  # no Origin: not a browser
+    own = {"Origin": "http://testserver"}
+    with client.websocket_connect(f"/ws/games/{game}", headers=own) as ws:
+        assert receive(ws)["type"] == "snapshot"
+    other = {"Origin": "https://evil.example"}
+    with client.websocket_connect(f"/ws/games/{game}", headers=other) as ws:
+        assert receive(ws)["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 4403
+
+
+def test_a_suspended_player_cannot_open_a_socket(
+    client: TestClient, pair: tuple[int, Player, Player], admin: tuple[int, str]
+) -> None:
+    game, alice, _ = pair
+    response = client.post(
+        f"/api/admin/users/{alice.id}/suspend",
+        json={"reason": "cheating"},
+        headers={"Authorization": f"Bearer {admin[1]}"},
+    )
+    assert response.status_code == 200, response.text
+    with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
+        assert receive(ws)["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code in (4401, 4403)
+
+
+def test_each_change_sends_events_then_a_snapshot(
+    client: TestClient, ctx: ServiceContext, pair: tuple[int, Player, Player]
+) -> None:
+    game, alice, bob = pair
+    with watching(client, game, bob) as w:
+        assert act(client, game, alice, "call").status_code == 200
+        events, snapshot = w.until_snapshot()
+        assert [e["type"] for e in events] == ["PlayerActed"]
+        assert events[0]["data"] == {
+            "seat": 1,
+            "action": "call",
+            "amount": 10,
+            "bet": 20,
+            "all_in": False,
+            "timed_out": False,
+        }
+        assert snapshot["seq"] == events[-1]["seq"] == last_seq(ctx, game)
+        assert snapshot["game"]["hand"]["legal"]["actions"] == ["check", "raise", "all_in"]
+        assert w.messages[-2]["version"] == snapshot["version"] == snapshot["game"]["version"]
+        # A replayed request changed nothing and sends nothing.
+        assert silent(w.ws)
+
+
+def test_ws_me_gets_hints_and_notices(
+    client: TestClient, ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a stand-in for the notifications module: what on_game_change returns is
+    pushed to each user's own stream as a ``notification``."""
+    calls: list[tuple[int, list[str], int | None]] = []
+
+    def on_game_change(
+        ctx: ServiceContext, game_id: int, events: Sequence[StoredEvent], *, actor_id: Any = None
+    ) -> list[dict[str, Any]]:
+        calls.append((game_id, [e.kind for e in events], actor_id))
+        if "GameStarted" in [e.kind for e in events]:
+            return [{"user_id": alice.id, "kind": "game_started", "game_id": game_id}]
+        return []
+
+    stand_in = types.ModuleType("cardroom.service.notifications")
+    stand_in.on_game_change = on_game_change  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "cardroom.service.notifications", stand_in)
+
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    with client.websocket_connect(f"/ws/me?token={alice.token}") as me:
+        game = create_game(client, alice)
+        assert receive(me) == {"type": "games_changed", "game_id": game}
+        joined = client.post(f"/api/games/{game}/join", json={}, headers=bob.auth)
+        assert joined.status_code == 200
+        got = [receive(me), receive(me)]
+        assert {"type": "games_changed", "game_id": game} in got
+        assert {
+            "type": "notification",
+            "user_id": alice.id,
+            "kind": "game_started",
+            "game_id": game,
+        } in got
+        me.send_json({"type": "ping"})
+        assert receive(me) == {"type": "pong"}
+        me.send_text("hello")
+        assert receive(me)["type"] == "error"
+    assert calls[0][2] == alice.id and calls[1][2] == bob.id  # who asked
+    assert "GameStarted" in calls[1][1]
+
+
+def test_notifications_failing_never_fail_the_move(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, pair: tuple[int, Player, Player]
+) -> None:
+    game, alice, _ = pair
+
+    def broken(*args: Any, **kwargs: Any) -> list[Any]:
+        raise RuntimeError("the notifications are down")
+
+    stand_in = types.ModuleType("cardroom.service.notifications")
+    stand_in.on_game_change = broken  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "cardroom.service.notifications", stand_in)
+    assert act(client, game, alice, "call").status_code == 200
