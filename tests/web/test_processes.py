@@ -1,0 +1,177 @@
+"""Two real ``cardroom serve`` processes on one PostgreSQL database: a command through
+either reaches the WebSocket clients of both (LISTEN/NOTIFY), and every deadline is
+fired once although both run the clock."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, func, select
+from websockets.sync.client import ClientConnection, connect
+
+from cardroom.cli import main
+from cardroom.store.models import Deadline, DeadlineKind, GameEvent
+from tests.conftest import BACKENDS, scratch_database
+from tests.web.kit import PASSWORD
+from tests.web.test_web_serve import free_port
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif("postgresql" not in BACKENDS, reason="CARDROOM_TEST_POSTGRES=0"),
+]
+
+
+@contextmanager
+def serving(url: str, folder: Path, name: str) -> Iterator[str]:
+    """A ``cardroom serve`` process on ``url``; yields its base URL."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
+    env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    output = folder / f"{name}.out"
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "cardroom", "serve", "--port", str(port), "--database-url", url],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=folder,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, output.read_text()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /healthz in 30 s"
+            time.sleep(0.1)
+        yield base
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        printed = output.read_text()
+        assert "Traceback" not in printed, printed
+
+
+def player(base: str, name: str) -> dict[str, str]:
+    body = {"name": name, "password": PASSWORD}
+    assert httpx.post(f"{base}/api/accounts/sign-up", json=body).status_code == 201
+    token = httpx.post(f"{base}/api/accounts/sign-in", json=body).json()["token"]
+    return {"Authorization": f"Bearer {token}", "token": token}
+
+
+def auth(who: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": who["Authorization"]}
+
+
+def messages_until(
+    ws: ClientConnection, wanted: str, seconds: float = 15.0
+) -> list[dict[str, Any]]:
+    """Messages until one holds an event of kind ``wanted`` (and its snapshot)."""
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + seconds
+    found = False
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        got.append(message)
+        if message["type"] == "events" and wanted in [e["type"] for e in message["events"]]:
+            found = True
+        elif found and message["type"] == "snapshot":
+            return got
+
+
+def test_two_servers_serve_one_room(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ExitStack() as stack:
+        url = stack.enter_context(scratch_database("postgresql", tmp_path))
+        assert main(["db", "upgrade", "--database-url", url]) == 0
+        capsys.readouterr()
+        one = stack.enter_context(serving(url, tmp_path, "one"))
+        two = stack.enter_context(serving(url, tmp_path, "two"))
+        alice, bob, carol = (player(one, n) for n in ("alice", "bob", "carol"))
+        five_seconds = {"seats": 2, "buy_in": 1000, "rules": {"turn_clock_seconds": 5}}
+        created = httpx.post(f"{one}/api/games", json=five_seconds, headers=auth(alice))
+        assert created.status_code == 201, created.text
+        game = created.json()["game_id"]
+        ws_two = stack.enter_context(
+            connect(f"{two.replace('http', 'ws')}/ws/games/{game}?token={carol['token']}")
+        )
+        ws_one = stack.enter_context(
+            connect(f"{one.replace('http', 'ws')}/ws/games/{game}?token={alice['token']}")
+        )
+        for ws in (ws_one, ws_two):
+            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+
+        # A command through server one reaches a client of server two...
+        joined = httpx.post(f"{one}/api/games/{game}/join", json={}, headers=auth(bob))
+        assert joined.status_code == 200, joined.text
+        seen = messages_until(ws_two, "HandDealt")
+        snapshot = seen[-1]
+        assert snapshot["game"]["hand"]["my_cards"] == [], "carol watches; she has no cards"
+        messages_until(ws_one, "HandDealt")
+
+        # ... and one through server two reaches a client of server one.
+        version = snapshot["version"]
+        acted = httpx.post(
+            f"{two}/api/games/{game}/actions",
+            json={"kind": "call", "version": version},
+            headers=auth(alice),
+        )
+        assert acted.status_code == 200, acted.text
+        assert messages_until(ws_one, "PlayerActed")[-1]["version"] == version + 1
+
+        # Three more tables, filled through server two, whose first turns run out too.
+        people = [player(two, n) for n in ("ann", "ben", "cat", "dan", "eve", "fay")]
+        for host, guest in zip(people[::2], people[1::2], strict=True):
+            other = httpx.post(f"{two}/api/games", json=five_seconds, headers=auth(host))
+            assert other.status_code == 201, other.text
+            joining = httpx.post(
+                f"{one}/api/games/{other.json()['game_id']}/join", headers=auth(guest)
+            )
+            assert joining.status_code == 200, joining.text
+
+        # Bob stays away: after 5 s one of the two clocks checks for him, and both
+        # servers' clients see it.
+        for ws in (ws_one, ws_two):
+            messages_until(ws, "ClockActed")
+        time.sleep(1.5)  # both clocks have looked again since, and more turns ran out
+
+        # Each deadline fired once: one clock action per fired turn deadline.
+        engine = create_engine(url)
+        try:
+            with engine.connect() as connection:
+                clock_acted = connection.scalar(
+                    select(func.count())
+                    .select_from(GameEvent)
+                    .where(GameEvent.kind == "ClockActed")
+                )
+                fired_turns = connection.scalar(
+                    select(func.count())
+                    .select_from(Deadline)
+                    .where(Deadline.kind == DeadlineKind.TURN, Deadline.fired_at.is_not(None))
+                )
+                workers = connection.scalars(
+                    select(Deadline.claimed_by).where(Deadline.claimed_by.is_not(None))
+                ).all()
+        finally:
+            engine.dispose()
+    assert clock_acted is not None and clock_acted >= 4, "every table's first turn timed out"
+    assert clock_acted == fired_turns == len(workers)
