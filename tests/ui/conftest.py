@@ -48,12 +48,13 @@ class Room:
     base: str
     folder: Path
     log: Path
+    database_url: str
 
     def url(self, path: str) -> str:
         return self.base + path
 
 
-def _room_env() -> dict[str, str]:
+def room_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
@@ -64,7 +65,7 @@ def _room_env() -> dict[str, str]:
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("ui-room")
     url = f"sqlite:///{folder / 'room.db'}"
-    env = _room_env()
+    env = room_env()
     subprocess.run(
         [sys.executable, "-m", "cardroom", "db", "upgrade", "--database-url", url],
         check=True,
@@ -95,7 +96,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
             assert time.monotonic() < deadline, "the server did not answer /healthz in 30 s"
             time.sleep(0.1)
         assert httpx.get(f"{base}/sign-in").status_code == 200, "the UI is not served"
-        yield Room(base, folder, log)
+        yield Room(base, folder, log, url)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGINT)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 PASSWORD = "correct horse"
@@ -45,11 +46,20 @@ def open_player(
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
     page = context.new_page()
     errors: list[str] = []
+    # Exceptions, console errors and server errors are failures. A refusal (4xx) is
+    # not: the pages show them; the browser's own note about one is ignored.
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
-    )
+
+    def console(message: Any) -> None:
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(message.text)
+
+    def response(answer: Any) -> None:
+        if answer.status >= 500:
+            errors.append(f"{answer.status} from {answer.url}")
+
+    page.on("console", console)
+    page.on("response", response)
     return Player(name, context, page, errors)
 
 
@@ -68,3 +78,61 @@ def sign_up(player: Player, base: str) -> None:
 def seat(player: Player, name: str) -> Any:
     """The seat of the player called ``name`` on this player's table."""
     return player.page.locator(".seat", has=player.page.locator(".name", has_text=name))
+
+
+class Account:
+    """A player made and signed in over the API (quicker than the pages), whose
+    session a browser context can then borrow."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.base = base
+        self.name = name
+        body = {"name": name, "password": PASSWORD}
+        made = httpx.post(f"{base}/api/accounts/sign-up", json=body, timeout=10)
+        assert made.status_code == 201, made.text
+        self.id = int(made.json()["id"])
+        session = httpx.post(f"{base}/api/accounts/sign-in", json=body, timeout=10).json()
+        self.token = str(session["token"])
+        self.csrf = str(session["csrf_token"])
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        answer = httpx.request(
+            method,
+            self.base + path,
+            json=body,
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=10,
+        )
+        assert answer.is_success, answer.text
+        return answer.json() if answer.content else None
+
+    def open(
+        self,
+        browser: Browser,
+        *,
+        viewport: ViewportSize | None = None,
+        init_script: str | None = None,
+        **options: Any,
+    ) -> Player:
+        """A browser context signed in as this player (the session's cookies)."""
+        player = open_player(browser, self.name, viewport=viewport, **options)
+        player.context.add_cookies(
+            [
+                {"name": "cardroom_session", "value": self.token, "url": self.base},
+                {"name": "cardroom_csrf", "value": self.csrf, "url": self.base},
+            ]
+        )
+        if init_script:
+            player.context.add_init_script(init_script)
+        return player
+
+
+def heads_up_game(host: Account, guest: Account, **options: Any) -> int:
+    """A started two-player House cash game ($10 buy-in): the host has seat 1, the
+    button and the small blind, and acts first."""
+    body = {"preset": "house", "format": "cash", "seats": 2, "buy_in": 1000, **options}
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    joined = guest.call("POST", f"/api/games/{game_id}/join", {})
+    if joined["status"] == "waiting":  # a full table starts by itself
+        host.call("POST", f"/api/games/{game_id}/start", {})
+    return game_id

@@ -21,7 +21,14 @@ export async function startPage({ signedIn = true } = {}) {
   }
   if (!signedIn) return null;
   whenSignedOut(() => location.assign(signInAddress()));
-  const user = await get("/api/me");
+  let user;
+  try {
+    user = await get("/api/me");
+  } catch (error) {
+    // Signed out: the browser is on its way to the sign-in page; the page waits.
+    if (error.status === 401) await new Promise(() => {});
+    throw error;
+  }
   const name = $("[data-user]");
   if (name) name.textContent = user.name;
   const adminLink = $("[data-admin-link]");

@@ -83,6 +83,7 @@ export class LiveSocket {
 
   scheduleReconnect() {
     clearTimeout(this.timer);
+    if (navigator.onLine === false) return; // the "online" event brings it back
     // 0.5 s, 1 s, 2 s ... up to 15 s, with a little jitter so a room's worth of
     // browsers do not all come back in the same millisecond after a restart.
     const delay = Math.min(15000, 500 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);

@@ -129,7 +129,7 @@ function ingest(events) {
   while (log.childElementCount > 200) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
   state.events = state.events.concat(fresh).slice(-KEEP_EVENTS);
-  if (moneyMoved) refreshBalance();
+  if (moneyMoved && !quiet) refreshBalance();
   if (state.game) render(); // the result and its winners come from the events
 }
 

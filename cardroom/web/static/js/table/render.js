@@ -48,6 +48,7 @@ export function renderSeats(list, view) {
   const canSit = game.viewer_seat === null && game.viewer_cost !== null && onSit &&
     (game.summary.status === "waiting" || game.summary.format !== "tournament");
   const items = [];
+  const chipsInFront = [];
   for (let n = 1; n <= count; n += 1) {
     const pos = positions[n];
     const style = { "--x": `${pos.x}%`, "--y": `${pos.y}%` };
@@ -90,11 +91,10 @@ export function renderSeats(list, view) {
     if (toAct && view.turnDue) {
       timer = h("span", { class: "timer", "data-timer": "", "aria-hidden": "true" }, h("span"));
     }
-    const bet = seat.bet > 0 ? (() => {
+    if (seat.bet > 0) {
       const b = towardsCentre(pos, 0.42);
-      return h("span", { class: "bet", style: { "--bx": `${b.x}%`, "--by": `${b.y}%` } },
-        h("span", { class: "sr-only" }, `${seat.name} bets `), money(seat.bet));
-    })() : null;
+      chipsInFront.push(h("span", { class: "bet", dataset: { seat: String(n) }, style: { "--bx": `${b.x}%`, "--by": `${b.y}%` } }, money(seat.bet)));
+    }
     items.push(h("li", { class: classes.join(" "), style, dataset: { seat: String(n) }, "aria-current": toAct ? "true" : undefined },
       cards,
       h("div", { class: "seat-box" },
@@ -102,13 +102,21 @@ export function renderSeats(list, view) {
           h("span", { class: `marker ${cls}`, title: name }, h("span", { "aria-hidden": "true" }, text), h("span", { class: "sr-only" }, `, ${name}`)))),
         h("span", { class: "name" }, seat.name, mine ? h("span", { class: "sr-only" }, " (you)") : null),
         h("span", { class: "stack" }, h("span", { class: "sr-only" }, "stack "), money(seat.stack)),
+        seat.bet > 0 ? h("span", { class: "sr-only" }, `, bet ${money(seat.bet)}`) : null,
         noteList.length ? h("span", { class: "note" }, noteList.join(" · ")) : null,
         toAct ? h("span", { class: "sr-only" }, ", to act") : null,
         timer),
     ));
-    if (bet) items.push(bet);
   }
   fill(list, items);
+  // The bets sit between the seats and the middle: a layer of their own (a list holds
+  // only its items), hidden from screen readers, which hear the bet with the seat.
+  let layer = list.parentElement.querySelector(".bets");
+  if (!layer) {
+    layer = h("div", { class: "bets", "aria-hidden": "true" });
+    list.after(layer);
+  }
+  fill(layer, chipsInFront);
 }
 
 export function renderCentre(parts, { game, money, names }) {

@@ -1,0 +1,177 @@
+"""The pages around the table: account (statement, deck, password), the hand history's
+replay, admin (grant, fold an inactive player, pause, the logs), the rules dialog,
+leaving a waiting game, and signing out."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.ui.conftest import Room, room_env
+from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, unique_name
+
+pytestmark = pytest.mark.slow
+
+CLI = [sys.executable, "-m", "cardroom"]
+
+
+def fold_first_hand(host: Account, game_id: int) -> None:
+    """The host (small blind, first to act) folds hand 1."""
+    game = host.call("GET", f"/api/games/{game_id}")
+    body = {"kind": "fold", "version": game["version"]}
+    host.call("POST", f"/api/games/{game_id}/actions", body)
+
+
+def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path) -> None:
+    host = Account(room.base, unique_name("gina"))
+    guest = Account(room.base, unique_name("hugo"))
+    game_id = heads_up_game(host, guest)
+    fold_first_hand(host, game_id)
+    gina = host.open(browser)
+    page = gina.page
+
+    # the account: balance, the statement with the buy-in, the deck, the password
+    page.goto(room.url("/account"))
+    expect(page.locator("[data-balance-big]")).to_have_text("$90.00")
+    buy_in = page.locator("[data-ledger] tr", has_text="Buy-in")
+    expect(buy_in).to_contain_text("−$10.00")
+    expect(buy_in.get_by_role("link", name=f"#{game_id}")).to_be_visible()
+    page.get_by_label("Four-colour deck").check()
+    expect(page.locator("html")).to_have_class("four-colour")
+    form = page.locator("[data-password-form]")
+    form.get_by_label("Current password").fill("not my password")
+    form.get_by_label("New password", exact=True).fill("a better password")
+    form.get_by_label("New password again").fill("a better password")
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator("[data-password-error]")).to_have_text("The current password is not right.")
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator("[data-password-saved]")).to_contain_text("Your password is changed")
+    page.screenshot(path=str(artifacts / "account.png"), full_page=True)
+
+    # the history: hand 1, replayed step by step; her cards, never his
+    page.goto(room.url("/history"))
+    page.get_by_role("link", name=re.compile(f"^#{game_id}")).click()
+    row = page.locator("[data-hands] tr[data-hand='1']")
+    expect(row).to_contain_text(f"Pot $0.20: {guest.name} wins.")
+    expect(row).to_contain_text("−$0.10")
+    row.get_by_role("button", name="Replay hand 1").click()
+    replay = page.locator("[data-replay]")
+    expect(page.locator("[data-replay-title]")).to_be_focused()
+    expect(replay.locator("[data-step-text]")).to_have_text("Hand #1 is dealt.")
+    expect(replay.locator("[data-seats] .card[data-suit]")).to_have_count(0)
+    for _ in range(3):  # small blind, big blind, the hole cards
+        page.keyboard.press("ArrowRight")
+    expect(replay.locator("[data-step-text]")).to_have_text("The hole cards are dealt.")
+    mine = replay.locator(".seat.me .card[data-suit]")
+    expect(mine).to_have_count(2)
+    expect(replay.locator(".seat:not(.me) .card.back")).to_have_count(2)
+    replay.get_by_role("button", name="To the end").click()
+    expect(replay.locator("[data-step-text]")).to_have_text(
+        f"{guest.name} wins the main pot, $0.20."
+    )
+    expect(replay.locator(".seat.winner .name")).to_have_text(guest.name)
+    expect(replay.locator(".seat:not(.me) .card[data-suit]")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "history-replay.png"), full_page=True)
+
+    # the table's rules, one click away
+    page.goto(room.url(f"/games/{game_id}"))
+    page.get_by_role("button", name="Rules").click()
+    dialog = page.get_by_role("dialog", name="Rules of this table")
+    expect(dialog).to_contain_text("3 raises a round")
+    expect(dialog).to_contain_text("Moving big blind")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert gina.errors == [], gina.errors
+    gina.context.close()
+
+
+def test_admin_grants_folds_an_inactive_player_and_pauses(
+    room: Room, browser: Browser, artifacts: Path
+) -> None:
+    boss = unique_name("boss")
+    database = ["--database-url", room.database_url]
+    subprocess.run(
+        [*CLI, "admin", "create-user", boss, "--admin", "--password", PASSWORD, *database],
+        check=True,
+        env=room_env(),
+        capture_output=True,
+    )
+    host = Account(room.base, unique_name("ivan"))
+    guest = Account(room.base, unique_name("jill"))
+    game_id = heads_up_game(host, guest)
+    admin = open_player(browser, boss)
+    page = admin.page
+    page.goto(room.url("/sign-in"))
+    page.get_by_label("Name").fill(boss)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(room.url("/"))
+    page.get_by_role("link", name="Admin").click()
+
+    # a grant, with its reason
+    user = page.locator(f"[data-users] tr[data-user='{host.id}']")
+    expect(user).to_contain_text("$90.00")
+    user.get_by_role("button", name="Grant").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Amount ($)").fill("5")
+    dialog.get_by_label("Reason").fill("Welcome back")
+    dialog.get_by_role("button", name="Do it").click()
+    expect(dialog).to_be_hidden()
+    expect(user).to_contain_text("$95.00")
+
+    # ivan is to act and away: fold him
+    table = page.locator(f"[data-tables] tr[data-game='{game_id}']")
+    expect(table).to_contain_text(host.name)
+    table.get_by_role("button", name="Fold a player").click()
+    expect(dialog.get_by_label("Player")).to_have_value("1")  # the one to act comes first
+    dialog.get_by_label("Reason").fill("Away for days")
+    dialog.get_by_role("button", name="Do it").click()
+    expect(dialog).to_be_hidden()
+    events = host.call("GET", f"/api/games/{game_id}/events")["events"]
+    assert any(e["type"] == "PlayerActed" and e["data"]["action"] == "fold" for e in events)
+
+    # and pause the table
+    page.locator(f"[data-tables] tr[data-game='{game_id}']").get_by_role(
+        "button", name="Pause"
+    ).click()
+    dialog.get_by_label("Reason").fill("Maintenance")
+    dialog.get_by_role("button", name="Do it").click()
+    expect(page.locator(f"[data-tables] tr[data-game='{game_id}']")).to_contain_text("paused")
+    assert host.call("GET", f"/api/games/{game_id}")["summary"]["status"] == "paused"
+    page.reload()
+    log = page.locator("[data-actions]")
+    expect(log).to_contain_text("Welcome back")
+    expect(log).to_contain_text("Away for days")
+    expect(log).to_contain_text("Maintenance")
+    expect(page.locator("[data-audit]")).to_contain_text("Yes: balances plus chips")
+    page.screenshot(path=str(artifacts / "admin.png"), full_page=True)
+    assert admin.errors == [], admin.errors
+    admin.context.close()
+
+
+def test_leave_a_waiting_game_and_sign_out(room: Room, browser: Browser) -> None:
+    account = Account(room.base, unique_name("kate"))
+    game = account.call("POST", "/api/games", {"preset": "standard", "seats": 6, "buy_in": 500})
+    kate = account.open(browser)
+    page = kate.page
+    page.goto(room.url("/"))
+    expect(page.locator("[data-balance]")).to_have_text("$100.00")  # per-hand: nothing taken
+    row = page.locator(f"[data-mine] tr[data-game='{game['game_id']}']")
+    expect(row).to_contain_text("Standard · Per-hand cash")
+    expect(row).to_contain_text("$0.05/$0.10")
+    expect(row).to_contain_text("30 s")
+    row.get_by_role("button", name="Leave").click()
+    expect(row).to_have_count(0)
+    expect(page.locator(f"[data-games] tr[data-game='{game['game_id']}']")).to_contain_text("0/6")
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url(room.url("/sign-in"))
+    page.goto(room.url("/account"))
+    page.wait_for_url(re.compile(r"/sign-in\?next=%2Faccount$"))
+    assert kate.errors == [], kate.errors
+    kate.context.close()
