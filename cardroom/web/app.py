@@ -8,6 +8,7 @@ it is and leaves open.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -96,8 +97,21 @@ def create_app(
         app.include_router(module.router)
     app.include_router(table_admin.host)
     app.include_router(table_admin.admin)
+    for name in OPTIONAL_ROUTERS:
+        try:
+            optional = importlib.import_module(f"cardroom.web.routes.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"cardroom.web.routes.{name}":
+                continue  # a part not built yet is simply not served
+            raise
+        app.include_router(optional.router)
     ws.install(app)
     return app
+
+
+# Routers that each part of the room adds in its own module (``router`` inside).
+# The pages come last: they serve the browser UI at the paths the API does not use.
+OPTIONAL_ROUTERS = ("notifications", "histories", "bots", "pages")
 
 
 def get_context_of(app: FastAPI) -> ServiceContext:
