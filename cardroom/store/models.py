@@ -312,6 +312,29 @@ class HandRecord(Base):
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]
     final_state: Mapped[dict[str, Any] | None]  # Hand.to_dict() once the hand is over
+    # The deck commitment (migration 0004): the Merkle root published before the first
+    # card (64 hex digits) and the 52 secret salts behind it (hex), one per position.
+    # NULL for hands dealt before commitments existed. The salts are as secret as the
+    # deck: they leave the server only inside a viewer's proof (docs/fairness.md).
+    deck_root: Mapped[str | None] = mapped_column(String(64))
+    deck_salts: Mapped[list[str] | None] = mapped_column(JSON)
+
+
+class HandPlayer(Base):
+    """A player dealt into a hand, and the seat they held: what lists a player's hands
+    (newest first, or one game's) without reading every hand's events. Written with
+    the hand's row; filled in for older hands from their ``HandDealt`` records."""
+
+    __tablename__ = "hand_players"
+    __table_args__ = (
+        Index("ix_hand_players_user_id_hand_id", "user_id", "hand_id"),
+        Index("ix_hand_players_user_id_game_id_hand_id", "user_id", "game_id", "hand_id"),
+    )
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int]
 
 
 class GameEvent(Base):
@@ -380,3 +403,8 @@ class IdempotencyKey(Base):
     request: Mapped[dict[str, Any]]  # what was asked, to refuse the key for another request
     response: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
+
+
+# The notification tables share Base; importing them here lets Alembic's comparison,
+# the fixtures and the ORM see them whenever they see the others.
+from cardroom.store import notify_models as notify_models  # noqa: E402
