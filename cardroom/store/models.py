@@ -405,6 +405,8 @@ class IdempotencyKey(Base):
     created_at: Mapped[datetime]
 
 
-# The notification tables share Base; importing them here lets Alembic's comparison,
-# the fixtures and the ORM see them whenever they see the others.
+# The notification tables and the practice bots' accounts share Base; importing them
+# here lets Alembic's comparison, the fixtures and the ORM see them whenever they see
+# the others.
+from cardroom.store import bot_models as bot_models  # noqa: E402
 from cardroom.store import notify_models as notify_models  # noqa: E402
