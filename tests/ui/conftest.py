@@ -22,8 +22,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-# `cardroom serve` (through tests/ui/serve.py, see there)
-SERVE = [sys.executable, "-m", "tests.ui.serve", "serve"]
+ADMIN = "boss"
+ADMIN_PASSWORD = "correct horse"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "ui"
 CHROMIUM = "/usr/bin/chromium"
@@ -57,7 +57,6 @@ class Room:
 def room_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
 
 
@@ -66,18 +65,22 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
     folder = tmp_path_factory.mktemp("ui-room")
     url = f"sqlite:///{folder / 'room.db'}"
     env = room_env()
-    subprocess.run(
-        [sys.executable, "-m", "cardroom", "db", "upgrade", "--database-url", url],
-        check=True,
-        env=env,
-        cwd=folder,
-        capture_output=True,
-    )
+    cli = [sys.executable, "-m", "cardroom"]
+    database = ["--database-url", url]
+    # the database and its first admin, before the server holds the file
+    for command in (
+        ["db", "upgrade"],
+        ["admin", "create-user", ADMIN, "--admin", "--password", ADMIN_PASSWORD],
+    ):
+        done = subprocess.run(
+            [*cli, *command, *database], env=env, cwd=folder, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
     port = free_port()
     log = folder / "serve.out"
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            [*SERVE, "--port", str(port), "--database-url", url],
+            [*cli, "serve", "--port", str(port), *database],
             stdout=sink,
             stderr=subprocess.STDOUT,
             env=env,
@@ -106,7 +109,9 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
                 process.kill()
                 process.wait()
         printed = log.read_text(errors="replace")
-        assert "Traceback" not in printed, printed
+        if "Traceback" in printed:  # the server's own log: show the traceback, not the requests
+            lines = [line for line in printed.splitlines() if not line.startswith("INFO:")]
+            pytest.fail("the server logged a traceback:\n" + "\n".join(lines[-80:]))
 
 
 @pytest.fixture(scope="session")

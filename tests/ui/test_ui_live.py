@@ -131,4 +131,14 @@ def test_first_view_of_a_table_is_under_100_kb(room: Room, browser: Browser) -> 
     assert total < FIRST_VIEW_LIMIT, report
     # every script and style is the room's own, compressed
     assert all(url.startswith(room.base) for url, _ in sizes)
+
+    # the host holds the table from it, with a reason for the log
+    page.get_by_text("Host", exact=True).click()
+    page.get_by_role("button", name="Pause the table").click()
+    dialog = page.get_by_role("dialog", name="Pause the table")
+    dialog.get_by_label("Reason").fill("Dinner break")
+    dialog.get_by_role("button", name="Yes").click()
+    expect(page.locator("[data-status]")).to_have_text("Paused: waiting for players or the host.")
+    expect(page.get_by_role("button", name="Resume the table")).to_be_visible()
+    assert erin.errors == [], erin.errors
     erin.context.close()

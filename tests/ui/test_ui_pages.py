@@ -5,19 +5,15 @@ leaving a waiting game, and signing out."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.ui.conftest import Room, room_env
+from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
 from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, unique_name
 
 pytestmark = pytest.mark.slow
-
-CLI = [sys.executable, "-m", "cardroom"]
 
 
 def fold_first_hand(host: Account, game_id: int) -> None:
@@ -52,6 +48,15 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     form.get_by_label("Current password").fill(PASSWORD)
     form.get_by_role("button", name="Change the password").click()
     expect(form.locator("[data-password-saved]")).to_contain_text("Your password is changed")
+    # notification settings: the room's defaults, changed and kept
+    notify = page.locator("[data-notify-form]")
+    expect(notify.get_by_label("In the room's pages")).to_be_checked()
+    expect(notify.get_by_label("By Web Push, even when the room is closed")).not_to_be_checked()
+    notify.get_by_label("In the room's pages").uncheck()
+    notify.get_by_role("button", name="Save notification settings").click()
+    expect(notify.locator("[data-notify-saved]")).to_have_text("Saved.")
+    settings = host.call("GET", "/api/me/notification-settings")
+    assert (settings["in_app"], settings["browser"]) == (False, True)
     page.screenshot(path=str(artifacts / "account.png"), full_page=True)
 
     # the history: hand 1, replayed step by step; her cards, never his
@@ -94,22 +99,14 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
 def test_admin_grants_folds_an_inactive_player_and_pauses(
     room: Room, browser: Browser, artifacts: Path
 ) -> None:
-    boss = unique_name("boss")
-    database = ["--database-url", room.database_url]
-    subprocess.run(
-        [*CLI, "admin", "create-user", boss, "--admin", "--password", PASSWORD, *database],
-        check=True,
-        env=room_env(),
-        capture_output=True,
-    )
     host = Account(room.base, unique_name("ivan"))
     guest = Account(room.base, unique_name("jill"))
     game_id = heads_up_game(host, guest)
-    admin = open_player(browser, boss)
+    admin = open_player(browser, ADMIN)
     page = admin.page
     page.goto(room.url("/sign-in"))
-    page.get_by_label("Name").fill(boss)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Name").fill(ADMIN)
+    page.get_by_label("Password").fill(ADMIN_PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(room.url("/"))
     page.get_by_role("link", name="Admin").click()

@@ -67,3 +67,4 @@ export async function api(path, { method = "GET", body, signal, quiet401 = false
 export const get = (path, options) => api(path, options);
 export const post = (path, body, options = {}) => api(path, { ...options, method: "POST", body });
 export const put = (path, body, options = {}) => api(path, { ...options, method: "PUT", body });
+export const del = (path, body, options = {}) => api(path, { ...options, method: "DELETE", body });

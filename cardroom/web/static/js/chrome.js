@@ -2,9 +2,11 @@
 // signing out and your preferences.
 
 import { get, post, whenSignedOut } from "./api.js";
-import { $, $$ } from "./dom.js";
+import { $, $$, h } from "./dom.js";
 import { money } from "./format.js";
+import { showSystemNotification } from "./notify.js";
 import { applyPrefs } from "./prefs.js";
+import { LiveSocket } from "./ws.js";
 
 let balanceTimer = 0;
 
@@ -69,4 +71,39 @@ export async function refreshBalance() {
 export function showError(box, error) {
   if (!box) return;
   box.textContent = error ? error.message || String(error) : "";
+}
+
+/**
+ * The player's own stream (/ws/me): notices shown in the page (and by the browser
+ * when the page is not in front), and a hint when their games changed. The table
+ * page passes its game so that its own turn is not told twice.
+ */
+export function listenForNotices({ ignoreGame = null, onGamesChanged = () => {} } = {}) {
+  const socket = new LiveSocket("/ws/me", {
+    onMessage: (message) => {
+      if (message.type === "games_changed") onGamesChanged(message.game_id);
+      if (message.type !== "notification" || message.game_id === ignoreGame) return;
+      if (message.browser && (document.hidden || !document.hasFocus())) {
+        showSystemNotification({ title: message.title, body: message.body, url: message.url, tag: `game-${message.game_id}` });
+      }
+      if (message.in_app) toast(message);
+      refreshBalance();
+    },
+  });
+  socket.connect();
+  return socket;
+}
+
+function toast(notice) {
+  let region = document.getElementById("notices");
+  if (!region) {
+    region = h("div", { id: "notices", class: "notices", role: "status", "aria-live": "polite" });
+    document.body.append(region);
+  }
+  const link = h("a", { href: new URL(notice.url, location.href).pathname }, notice.title);
+  const item = h("p", { class: "notice-toast" }, link, notice.body ? h("span", {}, ` ${notice.body}`) : null,
+    h("button", { type: "button", class: "linklike", "aria-label": "Dismiss", onclick: () => item.remove() }, "✕"));
+  region.append(item);
+  setTimeout(() => item.remove(), 15000);
+  while (region.childElementCount > 3) region.firstElementChild.remove();
 }

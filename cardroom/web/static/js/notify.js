@@ -2,7 +2,7 @@
 // while the page is open but not in front, and Web Push through the service worker
 // for when it is closed (the notifications routes of docs/api.md).
 
-import { get, post, put } from "./api.js";
+import { del, get, post, put } from "./api.js";
 
 export function permission() {
   return "Notification" in window ? Notification.permission : "unsupported";
@@ -83,8 +83,7 @@ export async function enablePush() {
   if ((await askPermission()) !== "granted") throw new Error("The browser did not allow notifications.");
   const registration = await serviceWorker();
   await navigator.serviceWorker.ready;
-  const answer = await get("/api/notifications/vapid-public-key");
-  const key = answer.public_key || answer.key || answer.vapid_public_key;
+  const { public_key: key } = await get("/api/notifications/vapid-public-key");
   let subscription = await registration.pushManager.getSubscription();
   if (!subscription) {
     subscription = await registration.pushManager.subscribe({
@@ -97,9 +96,12 @@ export async function enablePush() {
   return subscription;
 }
 
+/** Unsubscribe this browser, and tell the room to forget it. */
 export async function disablePush() {
   if (!("serviceWorker" in navigator)) return;
   const registration = await navigator.serviceWorker.getRegistration();
   const subscription = registration && (await registration.pushManager.getSubscription());
-  if (subscription) await subscription.unsubscribe();
+  if (!subscription) return;
+  await del("/api/me/push-subscriptions", { endpoint: subscription.endpoint });
+  await subscription.unsubscribe();
 }

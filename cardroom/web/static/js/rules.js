@@ -108,8 +108,59 @@ export function scheduleText(game) {
   return "";
 }
 
-/** The table's own settings, then the preset's rules: [label, value] rows. */
-export function tableRules(game) {
+const BUTTONS = {
+  moving_big_blind: "Moving big blind: the big blind moves one player every hand",
+  dead_button: "Dead button (WSOP rule 49)",
+  simple_rotation: "Simple rotation",
+};
+
+/**
+ * The rules a game was created with (the `rules` of its GameCreated event, overrides
+ * included) as [label, value] rows.
+ */
+export function rulesRows(rules, format) {
+  const rows = [];
+  rows.push(["Minimum raise", rules.min_raise === "big_blind"
+    ? "Every raise adds at least the big blind"
+    : "The last full bet or raise, never less than the big blind"]);
+  rows.push(["Raise cap", rules.raise_cap === null || rules.raise_cap === undefined
+    ? "None"
+    : `${rules.raise_cap} raises a round, unless only 2 players are left in`]);
+  rows.push(["Pre-flop call against a short all-in big blind", rules.full_big_blind_call
+    ? "At least a full big blind, unless everyone else is all in"
+    : "Matches the highest bet"]);
+  rows.push(["Short all-ins", rules.short_all_ins_add_up
+    ? "Do not reopen the betting, unless several add up to a full raise"
+    : "Do not reopen the betting"]);
+  rows.push(["Showdown", rules.showdown === "ordered"
+    ? "Ordered: the last river bettor shows first; losing hands are mucked unseen"
+    : "Everyone left shows at once; no mucking"]);
+  const button = format === "tournament" ? rules.tournament_button : rules.cash_button;
+  if (button) rows.push(["Button", BUTTONS[button] || button]);
+  rows.push(["Turn clock", rules.turn_clock_seconds
+    ? `${duration(rules.turn_clock_seconds)}, then check if free, else fold`
+    : "None"]);
+  if (rules.inactive_fold_after_seconds) {
+    rows.push(["Inactive players", `The host or an admin may fold a player inactive for ${duration(rules.inactive_fold_after_seconds)}`]);
+  }
+  if (format !== "tournament" && rules.cash_timeouts_to_cash_out) {
+    rows.push(["Timeouts", `${rules.cash_timeouts_to_cash_out} in a row: cashed out once nothing of yours is in a pot`]);
+  }
+  if (format === "cash") {
+    rows.push(["Rebuy", rules.cash_rebuy ? "At zero chips, for exactly the buy-in" : "None"]);
+    if (rules.rejoin_window_seconds) {
+      rows.push([`Rejoining within ${duration(rules.rejoin_window_seconds)}`, "Costs the larger of the buy-in and what you cashed out"]);
+    }
+    if (rules.idle_seats_removable) rows.push(["Idle seats", "Removable between hands"]);
+  }
+  return rows;
+}
+
+/**
+ * The table's own settings, then its rules: those it was created with when known
+ * (`rules`), else its preset's. [label, value] rows.
+ */
+export function tableRules(game, rules = null) {
   const preset = PRESETS[game.preset];
   const rows = [
     ["Preset", `${presetTitle(game.preset)}: ${preset ? preset.blurb : ""}`],
@@ -124,6 +175,7 @@ export function tableRules(game) {
     const payouts = game.payouts && game.payouts.length ? game.payouts : [100];
     rows.push(["Prizes", payouts.map((p, i) => `${ordinal(i + 1)} ${p}%`).join(", ")]);
   }
+  if (rules) return rows.concat(rulesRows(rules, game.format));
   return rows.concat(preset ? preset.rules : []);
 }
 

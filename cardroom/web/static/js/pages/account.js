@@ -3,7 +3,7 @@
 
 import { get, post } from "../api.js";
 import { cardsNode } from "../cards.js";
-import { refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
 import { $, $$, fill, h } from "../dom.js";
 import { dateTime, money } from "../format.js";
 import {
@@ -54,8 +54,12 @@ function showSettings(settings) {
   for (const name of ["in_app", "browser", "web_push", "email"]) form.elements[name].checked = Boolean(settings[name]);
   form.elements.email_address.value = settings.email_address || "";
   form.elements.web_push.disabled = !pushSupported();
-  $("[data-permission]").textContent = turnNotificationState() +
-    (pushSupported() ? "" : " Web Push needs the room to be served over HTTPS.");
+  form.elements.email.disabled = !settings.email_available && !settings.email;
+  const notes = [turnNotificationState()];
+  if (!pushSupported()) notes.push("Web Push needs the room to be served over HTTPS.");
+  else if (settings.push_subscriptions) notes.push(`Web Push goes to ${settings.push_subscriptions} browser(s).`);
+  if (!settings.email_available) notes.push("This room has no mail server, so it sends no email.");
+  $("[data-permission]").textContent = notes.join(" ");
 }
 
 async function setUpNotifications() {
@@ -132,6 +136,7 @@ function setUpPassword() {
 
 async function main() {
   await startPage();
+  listenForNotices();
   setUpDeck();
   setUpPassword();
   $("[data-ledger-more]").addEventListener("click", () => loadLedger(true));

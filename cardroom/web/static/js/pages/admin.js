@@ -2,7 +2,7 @@
 // fold an inactive player), the ledger audit and the admin log.
 
 import { get, post } from "../api.js";
-import { showError, startPage } from "../chrome.js";
+import { listenForNotices, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { dateTime, money, parseMoney } from "../format.js";
 import { presetTitle } from "../rules.js";
@@ -190,6 +190,7 @@ async function loadActions(more = false) {
 
 async function main() {
   const user = await startPage();
+  listenForNotices();
   if (user.role !== "admin") {
     showError($("[data-error]"), new Error("Only an admin can see this page."));
     for (const section of document.querySelectorAll("main section")) section.hidden = true;

@@ -3,7 +3,7 @@
 // each viewer what they may see (their own cards, and shown hands).
 
 import { get } from "../api.js";
-import { showError, startPage } from "../chrome.js";
+import { listenForNotices, showError, startPage } from "../chrome.js";
 import { $, fill, h } from "../dom.js";
 import { chips, dateTime } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
@@ -159,6 +159,7 @@ function downloadLinks(hand) {
 
 async function main() {
   me = await startPage();
+  listenForNotices();
   for (const button of document.querySelectorAll("[data-step]")) {
     button.addEventListener("click", () => move(button.dataset.step));
   }

@@ -1,12 +1,11 @@
 // The lobby: open tables and your own, joining, leaving, starting and creating.
 
 import { get, post } from "../api.js";
-import { refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
 import { allowedSchedules, createRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
 import { FORMAT_NAMES, PRESETS, blindsText, presetTitle } from "../rules.js";
-import { LiveSocket } from "../ws.js";
 
 const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused" };
 let user = null;
@@ -158,14 +157,8 @@ async function main() {
   form.addEventListener("submit", create);
   updateForm(form);
   await load();
-  // Live: the room says when the lobby changed; a slow poll covers a lost socket.
-  new LiveSocket("/ws/me", {
-    onMessage: (message) => {
-      if (message.type === "games_changed") load();
-      if (message.type === "notification") refreshBalance();
-    },
-    onOpen: () => load(),
-  }).connect();
+  // Live: the room says when your games changed; a slow poll covers the rest.
+  listenForNotices({ onGamesChanged: () => load() });
   setInterval(() => {
     if (!document.hidden) load();
   }, 20000);

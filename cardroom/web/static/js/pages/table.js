@@ -4,7 +4,7 @@
 import { ApiError, get, post } from "../api.js";
 import { cardsName } from "../cards.js";
 import { everySecond, secondsUntil } from "../clock.js";
-import { refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
 import { $, $$, announce, fill, h } from "../dom.js";
 import { chips, countdown } from "../format.js";
 import { notifyTurn, turnNotificationState } from "../notify.js";
@@ -47,9 +47,9 @@ function newKey() {
  * out...) mean the same whatever happened meanwhile, so they carry only an
  * idempotency key: a double click or a retry has one effect.
  */
-async function command(path, body = {}, { versioned = false } = {}) {
+async function command(path, body = {}, { versioned = false, keyed = true } = {}) {
   showError(errorBox(), null);
-  const sent = { idempotency_key: newKey(), ...body };
+  const sent = keyed ? { idempotency_key: newKey(), ...body } : { ...body };
   if (versioned) sent.version = state.game.version;
   try {
     const answer = await post(`/api/games/${gameId}/${path}`, sent);
@@ -294,6 +294,7 @@ function renderTools() {
       }));
     }
   }
+  hostTools(tools);
   if (s.status === "waiting") {
     $("[data-status]").textContent = `Waiting for players: ${s.seats_taken} of ${s.seat_count} seats taken.`;
   }
@@ -345,20 +346,61 @@ function tick() {
 
 // -- dialogs -------------------------------------------------------------------------
 
-function confirm(title, text) {
+function confirm(title, text, { reason = false } = {}) {
   const dialog = $("[data-confirm-dialog]");
   $("[data-confirm-title]").textContent = title;
   $("[data-confirm-text]").textContent = text;
+  $("[data-reason-field]").hidden = !reason;
+  const input = $("[data-confirm-reason]");
+  input.value = "";
+  input.required = reason;
   dialog.returnValue = "";
   dialog.showModal();
+  if (reason) input.focus();
   return new Promise((resolve) => {
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.addEventListener("close", () => {
+      const yes = dialog.returnValue === "yes" && (!reason || input.value.trim());
+      resolve(yes ? (reason ? input.value.trim() : true) : null);
+    }, { once: true });
   });
 }
 
+/** The host's (or an admin's) hold on the table, and folding an inactive player. */
+function hostTools(tools) {
+  const game = state.game;
+  const s = game.summary;
+  if (!isHostOrAdmin() || ["waiting", "finished", "cancelled"].includes(s.status)) return;
+  const mine = [];
+  const logged = (label, path, text, body = {}) => h("button", {
+    type: "button", "data-command": path,
+    onclick: async () => {
+      const reason = await confirm(label, text, { reason: true });
+      if (!reason) return;
+      try {
+        await command(path, { ...body, reason }, { versioned: false, keyed: false });
+        announce(`${label}: done.`);
+      } catch {
+        // shown
+      }
+    },
+  }, label);
+  if (s.status === "paused") mine.push(logged("Resume the table", "resume", "Deal again."));
+  else mine.push(logged("Pause the table", "pause", "No hand is dealt until the table is resumed."));
+  const hand = game.hand;
+  const mayFold = state.me.role === "admin" || s.preset === "legacy";
+  if (mayFold && hand && hand.running && hand.seat_to_act !== game.viewer_seat) {
+    const name = state.names.seat(hand.seat_to_act);
+    mine.push(logged(`Fold ${name}`, "fold", `Fold ${name}'s hand for inactivity; the chips already in stay in the pot.`, { seat: hand.seat_to_act }));
+  }
+  const open = Boolean(document.querySelector("[data-host-tools]")?.open);
+  tools.push(h("details", { class: "host-tools", "data-host-tools": "", open },
+    h("summary", {}, state.me.id === s.host_id ? "Host" : "Admin"), h("div", { class: "row" }, mine)));
+}
+
 function setUpDialogs() {
-  $("[data-rules-open]").addEventListener("click", () => {
-    fill($("[data-rules]"), tableRules(state.game.summary).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))));
+  $("[data-rules-open]").addEventListener("click", async () => {
+    const rules = await createdRules();
+    fill($("[data-rules]"), tableRules(state.game.summary, rules).map(([k, v]) => h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, v))));
     $("[data-rules-dialog]").showModal();
   });
   const settings = $("[data-settings-dialog]");
@@ -379,6 +421,22 @@ function setUpDialogs() {
   }
 }
 
+/** The rules the game was created with (its first event), overrides included. */
+async function createdRules() {
+  if (state.rules !== undefined) return state.rules;
+  let created = state.events.find((e) => e.type === "GameCreated");
+  if (!created) {
+    try {
+      created = (await get(`/api/games/${gameId}/events?after=0&limit=1`)).events[0];
+    } catch {
+      created = null;
+    }
+  }
+  const config = created && created.type === "GameCreated" ? created.data.config : null;
+  state.rules = config && config.rules ? config.rules : null;
+  return state.rules;
+}
+
 function setConnection(status) {
   state.connection = status;
   const box = $("[data-conn]");
@@ -395,6 +453,7 @@ function setConnection(status) {
 
 async function main() {
   state.me = await startPage();
+  listenForNotices({ ignoreGame: gameId });
   state.bar = new ActionBar($("[data-actions]"), {
     act,
     format: (n) => money(n),
