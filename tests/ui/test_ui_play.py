@@ -130,6 +130,7 @@ def test_two_players_play_to_a_fold_and_a_showdown(
         p.page.keyboard.press("Enter")
     expect(alice.page.locator("[data-log]")).to_contain_text("Hand #2:")
     streets_seen = 0
+    phone_turn = False
     while True:
         try:
             current, other = actor(players)
@@ -138,6 +139,11 @@ def test_two_players_play_to_a_fold_and_a_showdown(
         page = current.page
         button = page.locator("[data-actions] [data-kind=check], [data-actions] [data-kind=call]")
         expect(button).to_be_focused()  # the turn put the keyboard on check/call
+        if current is bob and not phone_turn:
+            phone_turn = True  # the action bar within a thumb's reach, the table above it
+            bob.shot(artifacts, "table-phone-your-turn")
+            box = page.locator("[data-actions]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"]
         if len(face_cards(page, "[data-board]")) == 3 and streets_seen == 0:
             streets_seen = 1
             # mid-hand: the opponent's cards are backs, the board is out

@@ -92,7 +92,7 @@ export function renderSeats(list, view) {
       timer = h("span", { class: "timer", "data-timer": "", "aria-hidden": "true" }, h("span"));
     }
     if (seat.bet > 0) {
-      const b = towardsCentre(pos, 0.42);
+      const b = towardsCentre(pos, 0.34);
       chipsInFront.push(h("span", { class: "bet", dataset: { seat: String(n) }, style: { "--bx": `${b.x}%`, "--by": `${b.y}%` } }, money(seat.bet)));
     }
     items.push(h("li", { class: classes.join(" "), style, dataset: { seat: String(n) }, "aria-current": toAct ? "true" : undefined },
