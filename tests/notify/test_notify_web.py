@@ -152,27 +152,28 @@ def test_a_cookie_write_needs_the_csrf_token(client: TestClient, alice: Who) -> 
     assert client.put(SETTINGS, json=body, headers=csrf(client)).status_code == 200
 
 
-def test_the_vapid_key_is_public_made_once_and_private_on_disk(
-    client: TestClient, notify: NotifySettings
+def test_the_vapid_key_is_made_once_and_private_on_disk(
+    client: TestClient, alice: Who, notify: NotifySettings
 ) -> None:
+    assert_refused(client.get(KEY), 401, "not_signed_in")
     vapid._cache.clear()
-    first = client.get(KEY)
+    first = client.get(KEY, headers=alice[1])
     assert first.status_code == 200
     key = first.json()["public_key"]
     point = unb64url(key)
     assert len(point) == 65 and point[0] == 4
     assert stat.S_IMODE(notify.vapid_file.stat().st_mode) == 0o600
     vapid._cache.clear()
-    assert client.get(KEY).json() == {"public_key": key}
+    assert client.get(KEY, headers=alice[1]).json() == {"public_key": key}
 
 
 def test_a_damaged_key_file_is_a_503_with_a_sentence(
-    app: FastAPI, client: TestClient, tmp_path: Path, notify: NotifySettings
+    app: FastAPI, client: TestClient, alice: Who, tmp_path: Path, notify: NotifySettings
 ) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     app.state.notify = replace(notify, vapid_file=broken)
-    message = assert_refused(client.get(KEY), 503, "unavailable")
+    message = assert_refused(client.get(KEY, headers=alice[1]), 503, "unavailable")
     assert message == "Web Push is not available in this room right now."
 
 
@@ -267,6 +268,7 @@ ROUTES = [
     ("DELETE", SUBSCRIPTIONS),
     ("GET", NOTICES),
     ("POST", NOTICES + "/{id}/read"),
+    ("GET", KEY),
 ]
 
 

@@ -30,7 +30,7 @@ from cardroom.notify.webpush import ENDPOINT_MAX_LENGTH
 from cardroom.service import notifications
 from cardroom.service.notifications import Notice, NoticePage, Preferences
 from cardroom.store.notify_models import NoticeKind
-from cardroom.web.deps import ContextDep, CurrentUser
+from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented
 from cardroom.web.schemas import MAX_ROW_ID
 
@@ -216,10 +216,14 @@ def put_settings(
     return _settings_out(ctx, user.id, saved, notify)
 
 
-@router.get("/api/notifications/vapid-public-key", responses=documented(503))
+@router.get(
+    "/api/notifications/vapid-public-key",
+    dependencies=[Depends(current_user)],
+    responses=documented(401, 403, 503),
+)
 def vapid_public_key(notify: NotifyDep) -> VapidPublicKeyOut:
-    """The key browsers subscribe with. The same for as long as the room keeps its
-    key file; made on first use."""
+    """The key browsers subscribe with (signed in, like every ``/api/`` route). The
+    same for as long as the room keeps its key file; made on first use."""
     try:
         keys = load_or_create(notify.vapid_file)
     except (OSError, ValueError):
@@ -233,7 +237,7 @@ def vapid_public_key(notify: NotifyDep) -> VapidPublicKeyOut:
     "/api/me/push-subscriptions",
     status_code=201,
     responses={
-        200: {"description": "The browser was subscribed already."},
+        200: {"model": PushSubscriptionOut, "description": "The browser was subscribed already."},
         **documented(401, 403, 413, 415, 422),
     },
 )
