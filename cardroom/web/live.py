@@ -266,10 +266,10 @@ class Live:
         database). Each deadline fires once even with several processes: fire_due
         claims each row in the transaction that does its work."""
         fired = deadlines.fire_due(self.ctx, now)
-        for done in fired:
-            self.committed(done.result)
         self.fired.extend(fired)
         del self.fired[:-1000]
+        for done in fired:
+            self.committed(done.result)
         return fired
 
     async def _run_clock(self) -> None:
