@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import StoredEvent
+from cardroom.web.routes import ws as ws_routes
 from tests.web.games_kit import (
     Player,
     act,
@@ -203,3 +204,21 @@ def test_notifications_failing_never_fail_the_move(
     stand_in.on_game_change = broken  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "cardroom.service.notifications", stand_in)
     assert act(client, game, alice, "call").status_code == 200
+
+
+def test_a_socket_ends_with_its_session(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, pair: tuple[int, Player, Player]
+) -> None:
+    """Signed out (or expired, revoked, suspended) while watching: the next message
+    finds out, and the socket is closed."""
+    game, alice, bob = pair
+    monkeypatch.setattr(ws_routes, "SESSION_RECHECK_SECONDS", 0.0)
+    with watching(client, game, bob) as w:
+        signed_out = client.post("/api/accounts/sign-out", headers=bob.auth)
+        assert signed_out.status_code == 204
+        assert act(client, game, alice, "call").status_code == 200
+        refusal = receive(w.ws)
+        assert refusal["type"] == "error" and "sign in" in refusal["message"].lower()
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(w.ws)
+        assert closed.value.code == 4401

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +66,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_INTERNAL = 1011
 USER_QUEUE_MAX = 100  # a /ws/me client this far behind loses the oldest messages
+SESSION_RECHECK_SECONDS = 60.0  # how stale a socket's proof of its session may be
 
 NOT_JSON = 'A message is a JSON object with a "type", such as {"type": "ping"}.'
 
@@ -89,7 +91,8 @@ def _same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc.lower() == host.lower()
 
 
-async def _sign_in(websocket: WebSocket, live: Live) -> UserInfo:
+async def _sign_in(websocket: WebSocket, live: Live) -> tuple[UserInfo, str]:
+    """The user the socket is for, and the session token that proves it."""
     token = websocket.query_params.get("token")
     if not token:
         token = websocket.cookies.get(SESSION_COOKIE)
@@ -97,6 +100,10 @@ async def _sign_in(websocket: WebSocket, live: Live) -> UserInfo:
             raise Refused(CLOSE_FORBIDDEN, "This page may not open the room's sockets.")
     if not token:
         raise Refused(CLOSE_NOT_SIGNED_IN, "Please sign in first.")
+    return await _user_for(live, token), token
+
+
+async def _user_for(live: Live, token: str) -> UserInfo:
     try:
         return await asyncio.to_thread(accounts.user_for_token, live.ctx, token)
     except AccountSuspended as refused:
@@ -142,10 +149,15 @@ def _parse(model: type[BaseModel], data: dict[str, Any]) -> BaseModel | str:
 
 
 class Connection:
-    """One accepted socket: sends one message at a time, in order."""
+    """One accepted socket: sends one message at a time, in order, and only while
+    its session lasts (signed out, expired, revoked or suspended: the socket is
+    closed, looked at again at most every ``SESSION_RECHECK_SECONDS``)."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, live: Live, token: str) -> None:
         self.websocket = websocket
+        self.live = live
+        self._token = token
+        self._checked = time.monotonic()
         self._sending = asyncio.Lock()
 
     async def send(self, message: BaseModel | dict[str, Any]) -> None:
@@ -156,6 +168,17 @@ class Connection:
     async def error(self, sentence: str) -> None:
         await self.send(WsError(message=sentence))
 
+    async def still_signed_in(self) -> bool:
+        if time.monotonic() - self._checked < SESSION_RECHECK_SECONDS:
+            return True
+        try:
+            await _user_for(self.live, self._token)
+        except Refused as refused:
+            await _refuse(self.websocket, refused)
+            return False
+        self._checked = time.monotonic()
+        return True
+
 
 # -- a table ---------------------------------------------------------------------------
 
@@ -164,9 +187,11 @@ class GameFeed(Connection):
     """A table for one viewer. ``sent_seq``/``sent_version``: what the client has; a
     change wakes the pump, which sends the events after ``sent_seq`` and a snapshot."""
 
-    def __init__(self, websocket: WebSocket, live: Live, game_id: int, viewer_id: int) -> None:
-        super().__init__(websocket)
-        self.live, self.game_id, self.viewer_id = live, game_id, viewer_id
+    def __init__(
+        self, websocket: WebSocket, live: Live, token: str, game_id: int, viewer_id: int
+    ) -> None:
+        super().__init__(websocket, live, token)
+        self.game_id, self.viewer_id = game_id, viewer_id
         self.sent_seq = 0
         self.sent_version = 0
         self._wake = asyncio.Event()
@@ -208,6 +233,8 @@ class GameFeed(Connection):
         while True:
             await self._wake.wait()
             self._wake.clear()
+            if not await self.still_signed_in():
+                return
             try:
                 await self.catch_up()
             except (WebSocketDisconnect, RuntimeError):
@@ -238,8 +265,8 @@ async def game_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     try:
         number = _game_id(str(websocket.path_params.get("game_id", "")))
-        user = await _sign_in(websocket, live)
-        feed = GameFeed(websocket, live, number, user.id)
+        user, token = await _sign_in(websocket, live)
+        feed = GameFeed(websocket, live, token, number, user.id)
         live.watch_game(number, feed)  # before the snapshot: no change falls between
         try:
             try:
@@ -257,8 +284,8 @@ async def game_socket(websocket: WebSocket) -> None:
 
 
 class UserFeed(Connection):
-    def __init__(self, websocket: WebSocket) -> None:
-        super().__init__(websocket)
+    def __init__(self, websocket: WebSocket, live: Live, token: str) -> None:
+        super().__init__(websocket, live, token)
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=USER_QUEUE_MAX)
 
     def push(self, message: Any) -> None:
@@ -268,7 +295,10 @@ class UserFeed(Connection):
 
     async def pump(self) -> None:
         while True:
-            await self.send(await self.queue.get())
+            message = await self.queue.get()
+            if not await self.still_signed_in():
+                return
+            await self.send(message)
 
     async def answer(self, data: dict[str, Any]) -> None:
         if data.get("type") == "ping":
@@ -283,11 +313,11 @@ async def me_socket(websocket: WebSocket) -> None:
     live = live_of(websocket.app)
     await websocket.accept()
     try:
-        user = await _sign_in(websocket, live)
+        user, token = await _sign_in(websocket, live)
     except Refused as refused:
         await _refuse(websocket, refused)
         return
-    feed = UserFeed(websocket)
+    feed = UserFeed(websocket, live, token)
     live.watch_user(user.id, feed)
     try:
         await _serve(websocket, feed, feed.pump(), feed.answer)
@@ -310,6 +340,8 @@ async def _serve(
         while True:
             raw = await websocket.receive()
             if raw["type"] == "websocket.disconnect":
+                return
+            if not await connection.still_signed_in():
                 return
             data = _read(raw)
             if isinstance(data, str):
