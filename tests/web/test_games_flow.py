@@ -106,6 +106,16 @@ def test_two_players_and_a_spectator_play_a_showdown_and_a_fold(
         if e["type"] == "HoleCardDealt"
     }
     assert seen_by_carol == {None}
+    # Each player got their own two cards of each hand in the events, and only those.
+    for w in (a, b):
+        dealt = [
+            e["data"]["card"]
+            for m in w.messages
+            if m["type"] == "events"
+            for e in m["events"]
+            if e["type"] == "HoleCardDealt"
+        ]
+        assert len(dealt) == 8 and sum(card is not None for card in dealt) == 4
 
 
 def assert_no_gaps(watcher: Watcher) -> None:
