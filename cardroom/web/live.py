@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 # is missed (another process scheduled it, or the system clock jumped).
 CLOCK_MAX_SLEEP = 1.0
 DELIVERIES_MAX_SLEEP = 5.0
+STOP_TIMEOUT_SECONDS = 5.0
 NOTIFICATIONS_MODULE = "cardroom.service.notifications"
 EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
 
@@ -133,16 +134,17 @@ class Live:
             self._tasks.append(asyncio.create_task(self._run_deliveries(), name="deliveries"))
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
-            except Exception:  # a task that died has logged why; stopping goes on
-                log.exception("live task %s failed", task.get_name())
-        self._tasks.clear()
+        if tasks:
+            # Bounded: a task that will not end must not keep the server from stopping.
+            _, stuck = await asyncio.wait(tasks, timeout=STOP_TIMEOUT_SECONDS)
+            for task in stuck:
+                log.error("live task %s did not stop", task.get_name())
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                log.error("live task %s failed", task.get_name(), exc_info=task.exception())
         self._loop = None
 
     # -- after a commit (any thread) ------------------------------------------------
@@ -324,8 +326,12 @@ async def _every_due(
             # The database may be down for a moment; the rows wait for us. Try again
             # after the longest sleep.
             log.exception("%s could not run", what)
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+        # cancellation that arrives as the event is set, and the server would then
+        # never finish shutting down.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), timeout=delay)
+            async with asyncio.timeout(delay):
+                await wake.wait()
         wake.clear()
 
 
