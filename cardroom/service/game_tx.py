@@ -7,8 +7,10 @@ that follows from it:
 
 - the table's money records move money through the ledger (buy-ins, rebuys, refunds,
   cash-outs, per-hand buy-ins and settlements, prizes);
-- a newly dealt hand gets its ``hands`` row (deck, setup), a finished one its final
-  state;
+- a newly dealt hand gets its ``hands`` row (deck, setup, the deck's commitment and
+  its secret salts) and a ``hand_players`` row per player dealt in, and a
+  ``DeckCommitted`` record with the commitment's root goes out right after
+  ``HandDealt``, before any card; a finished hand gets its final state;
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
@@ -21,6 +23,7 @@ Table times are seconds since the game was created (``schedule.seconds_of``).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +37,7 @@ from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
 from cardroom.hand import Hand
+from cardroom.history import fairness
 from cardroom.rules import Format
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
@@ -54,6 +58,7 @@ from cardroom.store.models import (
     GameEvent,
     GamePlayer,
     GameStatus,
+    HandPlayer,
     HandRecord,
     IdempotencyKey,
     LedgerAccount,
@@ -92,6 +97,11 @@ _TRANSFER_KINDS: dict[type[TableEvent], TransferKind] = {
     HandSettled: TransferKind.SETTLEMENT,
     PrizePaid: TransferKind.PRIZE,
 }
+
+
+# The room's record of a hand's deck commitment: ``{"number": n, "root": hex}``. It
+# follows ``HandDealt`` and comes before the hand's first card; every viewer gets it.
+DECK_COMMITTED = "DeckCommitted"
 
 
 def status_of(table: Table) -> GameStatus:
@@ -269,7 +279,8 @@ class GameTx:
         hand_events: list[Event] = []
         ordered: list[TableEvent | Event] = []
         if hand is not None and hand is not before:  # a new hand was dealt
-            row = self._new_hand_row(hand, deck)
+            dealt = next((e for e in events if isinstance(e, HandDealt)), None)
+            row = self._new_hand_row(hand, deck, dealt)
             hand_events = list(hand.events)
             split = next(
                 (i + 1 for i, e in enumerate(events) if isinstance(e, HandDealt)), len(events)
@@ -290,6 +301,10 @@ class GameTx:
                 data = event_to_dict(item)
             kind = data.pop("type")
             self.records.append(_Record(kind, data, row))
+            if isinstance(item, HandDealt) and row is not None and row.deck_root is not None:
+                # The deck's commitment, public, before the first card leaves the deck.
+                payload = {"number": item.number, "root": row.deck_root}
+                self.records.append(_Record(DECK_COMMITTED, payload, row))
         finished = any(isinstance(e, HandFinished) for e in events)
         if row is not None and hand is not None and hand.is_over and finished:
             row.ended_at = self.now
@@ -398,17 +413,33 @@ class GameTx:
 
     # ----------------------------------------------------------------- hands
 
-    def _new_hand_row(self, hand: Hand, deck: Sequence[int] | None) -> HandRecord:
+    def _new_hand_row(
+        self, hand: Hand, deck: Sequence[int] | None, dealt: HandDealt | None
+    ) -> HandRecord:
+        """The hand's row, with a commitment to its deck: 52 fresh salts from the
+        operating system's CSPRNG (never the game's random source, which tests seed)
+        and the Merkle root over them (docs/fairness.md); and one ``hand_players``
+        row per player dealt in."""
         setup = hand.to_dict()["setup"]
+        cards = list(deck if deck is not None else hand.deck)
+        salts = fairness.new_salts(secrets.token_bytes)
+        root, _tree = fairness.commit(cards, salts)
         row = HandRecord(
             game_id=self.game.id,
             number=self.table.hands_dealt,
-            deck=list(deck if deck is not None else hand.deck),
+            deck=cards,
             setup=setup,
             started_at=self.now,
+            deck_root=root.hex(),
+            deck_salts=[salt.hex() for salt in salts],
         )
         self.session.add(row)
         self.session.flush()
+        players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
+        for player, seat in players.items():
+            self.session.add(
+                HandPlayer(hand_id=row.id, user_id=player, game_id=self.game.id, seat=seat)
+            )
         return row
 
     def _hand_row(self, number: int) -> HandRecord:

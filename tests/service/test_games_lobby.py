@@ -278,7 +278,7 @@ def test_start_needs_the_host_and_two_players(
     with unchanged(), pytest.raises(NotHostOrAdmin, match="Only the host"):
         lobby.start(ctx, game, bob)
     started = lobby.start(ctx, game, alice, source=source())
-    assert kinds(started)[:3] == ["GameStarted", "HandDealt", "BlindPosted"]
+    assert kinds(started)[:4] == ["GameStarted", "HandDealt", "DeckCommitted", "BlindPosted"]
     assert started.status is GameStatus.RUNNING
     with unchanged(), pytest.raises(NotAllowedNow, match="already started"):
         lobby.start(ctx, game, alice)
