@@ -40,11 +40,11 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -434,25 +434,45 @@ def _store(
 ) -> list[Notice]:
     if not drafts:
         return []
+    # Most calls find every occasion told already (a command that did not move the
+    # turn): one read settles that before anything is written.
+    told = set(
+        session.execute(
+            select(NoticeRow.user_id, NoticeRow.dedupe_key).where(
+                NoticeRow.user_id.in_({d.user_id for d in drafts}),
+                NoticeRow.dedupe_key.in_({d.dedupe_key for d in drafts}),
+            )
+        ).all()
+    )
+    drafts = [d for d in drafts if (d.user_id, d.dedupe_key) not in told]
+    if not drafts:
+        return []
     users = {d.user_id for d in drafts}
-    suspended = set(
-        session.scalars(select(User.id).where(User.id.in_(users), User.suspended.is_(True)))
+    # Each player's standing, channels and whether a browser is subscribed, at once.
+    browsers = (
+        select(func.count())
+        .where(PushSubscription.user_id == User.id)
+        .correlate(User)
+        .scalar_subquery()
     )
-    prefs = {
-        row.user_id: _preferences(row)
-        for row in session.scalars(
-            select(NotificationSettings).where(NotificationSettings.user_id.in_(users))
-        )
+    standing = {
+        user_id: (suspended, _preferences(row), bool(subscribed))
+        for user_id, suspended, row, subscribed in session.execute(
+            select(User.id, User.suspended, NotificationSettings, browsers)
+            .outerjoin(NotificationSettings, NotificationSettings.user_id == User.id)
+            .where(User.id.in_(users))
+        ).all()
     }
-    browsers = set(
-        session.scalars(select(PushSubscription.user_id).where(PushSubscription.user_id.in_(users)))
-    )
+    table = NoticeRow.__table__
     notices: list[Notice] = []
     for draft in drafts:
-        if draft.user_id in suspended:
+        suspended, mine, has_browser = standing.get(draft.user_id, (True, DEFAULTS, False))
+        if suspended:
             continue  # a suspended player cannot act on anything we would say
-        notice_id = session.scalar(
-            _insert(session, NoticeRow)
+        # Core, not ORM: this runs after every command, and the ORM's bookkeeping
+        # for an INSERT ... RETURNING costs more than the statement.
+        notice_id = session.execute(
+            _insert(session, table)
             .values(
                 user_id=draft.user_id,
                 kind=draft.kind,
@@ -466,29 +486,48 @@ def _store(
                 created_at=now,
             )
             .on_conflict_do_nothing(index_elements=["user_id", "dedupe_key"])
-            .returning(NoticeRow.id)
-        )
+            .returning(table.c.id)
+        ).scalar()
         if notice_id is None:
-            continue  # told before: by an earlier call, or by another process just now
-        row = session.get_one(NoticeRow, notice_id)
-        mine = prefs.get(draft.user_id, DEFAULTS)
+            continue  # told just now by another process
         due = now + _delay(notify, now, draft.due_at)
         wanted = []
-        if mine.web_push and draft.user_id in browsers:
+        if mine.web_push and has_browser:
             wanted.append(Channel.WEB_PUSH)
         if mine.email and mine.email_address and notify.email_enabled:
             wanted.append(Channel.EMAIL)
-        for channel in wanted:
-            session.add(
-                NoticeDelivery(
-                    notice_id=notice_id,
-                    user_id=draft.user_id,
-                    channel=channel,
-                    status=DeliveryStatus.PENDING,
-                    due_at=due,
-                )
+        if wanted:
+            session.execute(
+                insert(NoticeDelivery),
+                [
+                    {
+                        "notice_id": notice_id,
+                        "user_id": draft.user_id,
+                        "channel": channel,
+                        "status": DeliveryStatus.PENDING,
+                        "due_at": due,
+                    }
+                    for channel in wanted
+                ],
             )
-        notices.append(replace(_record(row, notify, mine), deliver_at=due if wanted else None))
+        notices.append(
+            Notice(
+                id=notice_id,
+                user_id=draft.user_id,
+                kind=draft.kind,
+                game_id=game_id,
+                hand_id=draft.hand_id,
+                title=draft.text.title,
+                body=draft.text.body,
+                url=game_path(game_id),
+                data=dict(draft.data),
+                created_at=now,
+                read_at=None,
+                in_app=mine.in_app,
+                browser=mine.browser,
+                deliver_at=due if wanted else None,
+            )
+        )
     return notices
 
 
