@@ -145,11 +145,7 @@ def phh_plain(hand: Hand) -> bool:
     odd_split = len(awards) > 1 and any(
         len(a.winners) > 1 and a.amount % len(a.winners) for a in awards
     )
-    return not (
-        odd_split
-        or s.small_blind == s.big_blind
-        or s.big_blind_ante
-    )
+    return not (odd_split or s.small_blind == s.big_blind or s.big_blind_ante)
 
 
 def test_player_phh_exports_load_in_pokerkit_to_the_same_stacks() -> None:
