@@ -45,7 +45,7 @@ def actor(players: list[Player]) -> tuple[Player, Player]:
             "() => window.cardroomTable && window.cardroomTable.game"
             " && window.cardroomTable.game.hand && window.cardroomTable.game.hand.running"
         )
-    for _ in range(100):
+    for _ in range(200):  # ten seconds
         for i, player in enumerate(players):
             if player.page.locator("[data-actions]").is_visible():
                 return player, players[1 - i]
@@ -131,11 +131,8 @@ def test_two_players_play_to_a_fold_and_a_showdown(
     expect(alice.page.locator("[data-log]")).to_contain_text("Hand #2:")
     streets_seen = 0
     phone_turn = False
-    while True:
-        try:
-            current, other = actor(players)
-        except AssertionError:
-            break
+    while True:  # until the hand is over
+        current, other = actor(players)
         page = current.page
         button = page.locator("[data-actions] [data-kind=check], [data-actions] [data-kind=call]")
         expect(button).to_be_focused()  # the turn put the keyboard on check/call
@@ -151,10 +148,20 @@ def test_two_players_play_to_a_fold_and_a_showdown(
             assert face_cards(page, ".seat:not(.me)") == []
             alice.shot(artifacts, "table-mid-hand")
             bob.shot(artifacts, "table-mid-hand-phone")
+        expect(button).to_be_focused()
+        version = current.game()["version"]
         page.keyboard.press("Enter")
-        page.wait_for_function(
-            "version => window.cardroomTable.game.version > version", arg=current.game()["version"]
-        )
+        try:
+            page.wait_for_function(
+                "version => window.cardroomTable.game.version > version", arg=version, timeout=10000
+            )
+        except Exception:
+            state = page.evaluate(
+                "({active: document.activeElement.outerHTML, error: document.querySelector("
+                "'[data-error]').textContent, conn: document.querySelector('[data-conn]')"
+                ".textContent, version: window.cardroomTable.game.version})"
+            )
+            raise AssertionError(f"{current.name}'s Enter did nothing: {state}") from None
         if not current.game()["hand"]["running"]:
             break
 

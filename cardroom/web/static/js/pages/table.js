@@ -28,7 +28,6 @@ const state = {
   socket: null,
   connection: "connecting",
   wasMyTurn: false,
-  turnKey: null,
   bar: null,
 };
 
@@ -109,10 +108,35 @@ function flush() {
   if (events.length) ingest(events);
 }
 
+let filling = false;
+
+/** Events that skip numbers wait while the missing ones are fetched. */
+async function fillGap(waiting) {
+  pending = waiting.concat(pending);
+  if (filling) return;
+  filling = true;
+  let fetched = false;
+  try {
+    const page = await get(`/api/games/${gameId}/events?after=${state.maxSeq}&limit=1000`);
+    pending = pending.concat(page.events);
+    fetched = true;
+  } catch {
+    // they wait in `pending`: the next snapshot tries again
+  } finally {
+    filling = false;
+  }
+  if (fetched) flush();
+}
+
 function ingest(events) {
   const bySeq = new Map(events.filter((e) => e.seq > state.maxSeq).map((e) => [e.seq, e]));
   const fresh = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   if (!fresh.length) return;
+  if (state.maxSeq > 0 && fresh[0].seq > state.maxSeq + 1) {
+    if (filling) pending = fresh.concat(pending);
+    else fillGap(fresh);
+    return;
+  }
   const quiet = state.maxSeq === 0; // the backlog at page load is not announced
   state.maxSeq = fresh[fresh.length - 1].seq;
   let moneyMoved = false;
