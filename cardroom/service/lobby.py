@@ -636,5 +636,5 @@ def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> 
         seat_to_act=hand.seat_to_act if running else None,
         my_cards=mine,
         legal=legal,
-        view=views.hand_view(hand, seat_in_hand),
+        view=views.hand_view(hand, seat_in_hand, equity=True),
     )

@@ -343,6 +343,20 @@ class PotOut(_Out):
     eligible: list[int] = Field(description="Seats that can win it.")
 
 
+class SeatEquityOut(_Out):
+    seat: int
+    percent: float = Field(description="The chance to win at this street, 0 to 100.")
+
+
+class StreetEquityOut(_Out):
+    """Each shown hand's chance to win at one street of an all-in run-out."""
+
+    street: Literal["preflop", "flop", "turn"]
+    board: list[Card] = Field(description="The board at that street.")
+    exact: bool = Field(description="Counted over every board (false: sampled).")
+    players: list[SeatEquityOut]
+
+
 class HandOut(_Out):
     number: int
     running: bool
@@ -359,6 +373,11 @@ class HandOut(_Out):
     players: list[HandPlayerOut]
     my_cards: list[Card] = Field(description="The viewer's own hole cards; empty if none.")
     legal: LegalOut | None = Field(description="Set on the viewer's turn only.")
+    equity: list[StreetEquityOut] | None = Field(
+        default=None,
+        description="After an all-in run-out: each shown hand's chance to win at each "
+        "street from the all-in to the turn, from cards every viewer has seen.",
+    )
 
 
 class DeadlinesOut(_Out):
@@ -499,7 +518,22 @@ def hand_out(hand: HandView) -> HandOut:
         players=[HandPlayerOut(**player) for player in view["players"]],
         my_cards=[card_text(c) for c in hand.my_cards],
         legal=_legal_out(hand.legal),
+        equity=_equity_out(view.get("equity")),
     )
+
+
+def _equity_out(steps: list[dict[str, Any]] | None) -> list[StreetEquityOut] | None:
+    if steps is None:
+        return None
+    return [
+        StreetEquityOut(
+            street=step["street"],
+            board=step["board"],
+            exact=step["exact"],
+            players=[SeatEquityOut(**player) for player in step["players"]],
+        )
+        for step in steps
+    ]
 
 
 def game_out(detail: GameDetail) -> GameOut:
