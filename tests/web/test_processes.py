@@ -84,7 +84,7 @@ def auth(who: dict[str, str]) -> dict[str, str]:
 
 
 def messages_until(
-    ws: ClientConnection, wanted: str, seconds: float = 15.0
+    ws: ClientConnection, wanted: str, seconds: float = 30.0
 ) -> list[dict[str, Any]]:
     """Messages until one holds an event of kind ``wanted`` (and its snapshot)."""
     got: list[dict[str, Any]] = []
@@ -118,7 +118,7 @@ def test_two_servers_serve_one_room(tmp_path: Path, capsys: pytest.CaptureFixtur
             connect(f"{one.replace('http', 'ws')}/ws/games/{game}?token={alice['token']}")
         )
         for ws in (ws_one, ws_two):
-            assert json.loads(ws.recv(timeout=5))["type"] == "snapshot"
+            assert json.loads(ws.recv(timeout=15))["type"] == "snapshot"
 
         # A command through server one reaches a client of server two...
         joined = httpx.post(f"{one}/api/games/{game}/join", json={}, headers=auth(bob))
