@@ -98,7 +98,7 @@ def check_down(client: TestClient, game: int, players: list[Player]) -> None:
 # -- sockets ----------------------------------------------------------------------------
 
 
-def receive(ws: WebSocketTestSession, timeout: float = 5.0) -> Json:
+def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> Json:
     """The next message, or TimeoutError: a test never hangs on a silent socket."""
 
     async def next_message() -> Any:
@@ -127,12 +127,12 @@ class Watcher:
     who: Player | None
     messages: list[Json] = field(default_factory=list)
 
-    def next(self, timeout: float = 5.0) -> Json:
+    def next(self, timeout: float = 10.0) -> Json:
         message = receive(self.ws, timeout)
         self.messages.append(message)
         return message
 
-    def until_snapshot(self, timeout: float = 5.0) -> tuple[list[Json], Json]:
+    def until_snapshot(self, timeout: float = 10.0) -> tuple[list[Json], Json]:
         """The events sent before the next snapshot, and that snapshot."""
         events: list[Json] = []
         while True:
@@ -142,7 +142,7 @@ class Watcher:
             assert message["type"] == "events", message
             events.extend(message["events"])
 
-    def settle(self, game_seq: int, timeout: float = 5.0) -> Json:
+    def settle(self, game_seq: int, timeout: float = 10.0) -> Json:
         """Read until a snapshot at ``game_seq`` (the game's last event) arrives."""
         while True:
             _, snapshot = self.until_snapshot(timeout)
