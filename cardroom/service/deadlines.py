@@ -30,6 +30,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 
 from cardroom.deck import RandomSource
+from cardroom.service.bots import act_for_bot
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import ServiceError
 from cardroom.service.game_records import PlayResult
@@ -144,6 +145,8 @@ def _turn(tx: GameTx, deadline: Deadline, source: RandomSource | None) -> str:
     table = tx.table
     if not table.hand_running:
         return "No hand is being played."
+    if deadline.payload.get("bot") is not None:  # a practice bot's turn: it acts
+        return act_for_bot(tx, source)
     deadline_t = table.turn_deadline()
     # The clock acts at its time even when fired a moment late (or when the float
     # arithmetic of table time lands a hair before it).

@@ -39,6 +39,7 @@ from cardroom.events import Event, event_to_dict
 from cardroom.hand import Hand
 from cardroom.history import fairness
 from cardroom.rules import Format
+from cardroom.service.bot_seats import bot_to_act, bots_continue
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
     GameNotFound,
@@ -327,6 +328,7 @@ class GameTx:
         after the start, the next once everyone pressed Continue or the review time
         is over (``force``: at once, for "Skip waiting and deal" and the clock)."""
         table = self.table
+        bots_continue(self)  # practice bots press Continue at once
         if table.status is not TableStatus.PLAYING or table.hand_running or table.held:
             return
         if not force:
@@ -490,7 +492,8 @@ class GameTx:
         self.records = []
         self.changed = False
         self._sync_players()
-        store_deadlines(self.session, game, wanted_deadlines(game, table, self.t), self.now)
+        wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
+        store_deadlines(self.session, game, wanted, self.now)
         self.session.flush()
 
     def _sync_players(self) -> None:

@@ -49,6 +49,15 @@ def parse_action(kind: object, amount: object) -> Action:
     return Action(action_kind)
 
 
+def apply_action(tx: GameTx, user_id: int, action: Action, source: RandomSource | None) -> None:
+    """``user_id`` acts in the running hand and the next hand is dealt if one is due:
+    what ``act`` does inside its transaction, and what a practice bot's turn does
+    (``cardroom.service.bots``)."""
+    table = tx.table
+    tx.run(lambda: table.act(user_id, action, tx.t))
+    tx.deal_if_due(source)
+
+
 def _command(
     ctx: ServiceContext,
     game_id: int,

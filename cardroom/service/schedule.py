@@ -23,6 +23,9 @@ from cardroom.table import Table, TableStatus, blinds_at_level
 
 # RULES.md: a waiting game with no activity for 72 hours is cancelled.
 CANCEL_WAITING_AFTER = timedelta(hours=72)
+# A practice bot acts this long after its turn starts (docs/bots.md): long enough
+# for a person to follow, short enough to keep a practice game moving.
+BOT_THINK_SECONDS = 1.5
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,12 @@ def next_level(table: Table, now: float) -> tuple[float, int, int, int] | None:
     return now + (level * period - elapsed), level, small, big
 
 
-def wanted_deadlines(game: Game, table: Table, now: float) -> dict[DeadlineKind, Wanted]:
+def wanted_deadlines(
+    game: Game, table: Table, now: float, *, bot_to_act: str | None = None
+) -> dict[DeadlineKind, Wanted]:
+    """``bot_to_act``: the level of the practice bot whose turn it is, if it is one.
+    Its turn deadline comes after ``BOT_THINK_SECONDS`` instead of the turn clock
+    (and not while the table is paused), and the clock lets it act then."""
     out: dict[DeadlineKind, Wanted] = {}
     if table.status is TableStatus.WAITING:
         out[DeadlineKind.CANCEL_WAITING] = Wanted(game.last_activity_at + CANCEL_WAITING_AFTER, {})
@@ -66,7 +74,13 @@ def wanted_deadlines(game: Game, table: Table, now: float) -> dict[DeadlineKind,
     if table.status is not TableStatus.PLAYING:
         return out
     turn = table.turn_deadline()
-    if turn is not None and table.hand is not None:
+    if bot_to_act is not None and table.hand is not None:
+        if table.turn_started_at is not None and not table.held:
+            out[DeadlineKind.TURN] = Wanted(
+                at(game, table.turn_started_at + BOT_THINK_SECONDS),
+                {"hand": table.hands_dealt, "seat": table.hand.seat_to_act, "bot": bot_to_act},
+            )
+    elif turn is not None and table.hand is not None:
         out[DeadlineKind.TURN] = Wanted(
             at(game, turn), {"hand": table.hands_dealt, "seat": table.hand.seat_to_act}
         )
