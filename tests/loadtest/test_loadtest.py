@@ -1,0 +1,198 @@
+"""The load test against a real ``cardroom serve`` process: a tiny run (2 tables, a
+few seconds) plays, reports every figure, and writes the JSON and the plot."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import inspect
+from sqlalchemy.orm import Session
+
+from cardroom.cli import CommandError, loadtest_cmd
+from cardroom.config import Settings
+from cardroom.loadtest import LoadPlan, PlanError, run_load_test
+from cardroom.loadtest.metrics import percentile
+from cardroom.loadtest.plan import check_local_url
+from cardroom.loadtest.server import cpu_seconds, pid_listening_on, rss_bytes
+from cardroom.loadtest.storage import measure
+from cardroom.store import migrate
+from cardroom.store.audit import audit
+from cardroom.store.db import make_engine
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, str, int]]:
+    """(base URL, database URL, pid) of a ``cardroom serve`` on a fresh SQLite file."""
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    engine = make_engine(Settings(database_url=database))
+    migrate.upgrade(engine)
+    engine.dispose()
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
+    env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    log = tmp_path / "server.out"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cardroom",
+                "serve",
+                "--port",
+                str(port),
+                "--database-url",
+                database,
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=tmp_path,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        yield base, database, process.pid
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        assert "Traceback" not in log.read_text(), log.read_text()
+
+
+def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
+    server: tuple[str, str, int], tmp_path: Path
+) -> None:
+    base, database, pid = server
+    out = tmp_path / "out"
+    plan = LoadPlan(
+        urls=(base,),
+        tables=2,
+        duration_s=4.0,
+        warmup_s=0.5,
+        out=out,
+        database_url=database,
+        storage_seconds=0.5,
+    )
+    result = run_load_test(plan)
+    saved = json.loads((out / "loadtest.json").read_text())
+    assert saved == json.loads(json.dumps(result))
+    for key in (
+        "plan",
+        "database",
+        "machine",
+        "setup_s",
+        "measured_s",
+        "actions",
+        "commands",
+        "actions_per_s",
+        "commands_per_s",
+        "latency_ms",
+        "errors",
+        "server",
+        "client",
+        "storage_limit",
+        "storage_limit_concurrent",
+        "commands_vs_storage_limit",
+        "timeline",
+    ):
+        assert key in saved, key
+    assert saved["database"] == "sqlite"
+    assert saved["actions"] > 0 and saved["actions_per_s"] > 0
+    assert saved["commands"] >= saved["actions"]
+    latency = saved["latency_ms"]
+    assert latency["count"] > 0
+    assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"] <= latency["max"]
+    assert saved["errors"]["count"] == 0, saved["errors"]
+    assert saved["server"]["pids"] == [pid], "found by the port it listens on"
+    assert saved["server"]["rss_peak_mb"] > 0 and saved["server"]["rss_per_table_kb"] is not None
+    assert saved["storage_limit"]["transactions_per_s"] > 0
+    assert saved["storage_limit"]["writers"] == 1
+    assert saved["timeline"] and {"t", "actions", "latency_p99_ms", "rss_mb"} <= set(
+        saved["timeline"][0]
+    )
+    png = (out / "loadtest.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+
+    # The players left at the end: nobody is seated, and no chip was made or lost.
+    engine = make_engine(Settings(database_url=database))
+    try:
+        assert "cardroom_storage_probe" not in inspect(engine).get_table_names()
+        with Session(engine) as session:
+            report = audit(session)
+        assert report.differences == ()
+    finally:
+        engine.dispose()
+    assert loadtest_cmd.describe(result).count(";") >= 3
+
+
+def test_only_local_servers_and_bounded_runs() -> None:
+    assert check_local_url("http://127.0.0.1:8000/") == "http://127.0.0.1:8000"
+    assert check_local_url("http://localhost:8000") == "http://localhost:8000"
+    for url in ("http://192.0.2.1:8000", "https://127.0.0.1:8000", "http://127.0.0.1/x", "ftp://x"):
+        with pytest.raises(PlanError):
+            check_local_url(url)
+    for bad in ({"tables": 0}, {"tables": 5000}, {"duration_s": 0}, {"players": 11}):
+        kwargs = {"urls": ("http://127.0.0.1:1",), "tables": 1, "duration_s": 1.0, **bad}
+        with pytest.raises(PlanError):
+            LoadPlan(**kwargs)  # type: ignore[arg-type]
+    parser_args = ["--url", "http://198.51.100.7:80", "--tables", "1", "--duration", "1"]
+    with pytest.raises(CommandError, match="this machine"):
+        _run_cli(parser_args)
+
+
+def _run_cli(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    commands = parser.add_subparsers(dest="command", required=True)
+    loadtest_cmd.register(commands)
+    args = parser.parse_args(["loadtest", *argv, "--no-storage-limit"])
+    return int(args.handler(args))
+
+
+def test_percentiles_and_the_proc_readers(tmp_path: Path) -> None:
+    assert percentile([], 50) is None
+    values = [float(v) for v in range(1, 101)]
+    assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (
+        50.0,
+        99.0,
+        100.0,
+    )
+    assert (rss_bytes(os.getpid()) or 0) > 10 * 2**20
+    assert (cpu_seconds(os.getpid()) or 0) > 0
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        assert pid_listening_on(listener.getsockname()[1]) == os.getpid()
+    limit = measure(f"sqlite:///{tmp_path / 'probe.db'}", seconds=0.3)
+    assert limit.transactions > 0 and limit.database == "sqlite"
