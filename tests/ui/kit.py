@@ -26,8 +26,8 @@ class Player:
     page: Page
     errors: list[str]
 
-    def goto(self, base: str, path: str) -> None:
-        self.page.goto(base + path)
+    def visit(self, address: str) -> None:
+        visit(self.page, address)
 
     def game(self) -> dict[str, Any]:
         """The table's state as the page holds it (from its last snapshot)."""
@@ -38,6 +38,16 @@ class Player:
         path = folder / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=False)
         return path
+
+
+def ready(page: Page) -> None:
+    """Wait until the page's script has set it up (its controls answer)."""
+    page.locator("body[data-ready]").wait_for(state="attached")
+
+
+def visit(page: Page, address: str) -> None:
+    page.goto(address)
+    ready(page)
 
 
 def open_player(
@@ -66,12 +76,13 @@ def open_player(
 def sign_up(player: Player, base: str) -> None:
     """Create the account on the sign-up page; it signs in and lands in the lobby."""
     page = player.page
-    page.goto(base + "/sign-up")
+    visit(page, base + "/sign-up")
     page.get_by_label("Name").fill(player.name)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password again").fill(PASSWORD)
     page.get_by_role("button", name="Create the account").click()
     page.wait_for_url(base + "/")
+    ready(page)
     expect(page.locator("[data-balance]")).to_have_text(re.compile(r"^\$\d"))
 
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.ui.conftest import Room
-from tests.ui.kit import Account, heads_up_game, unique_name
+from tests.ui.kit import Account, heads_up_game, unique_name, visit
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +48,7 @@ def test_keyboard_raise_notice_and_reconnect(room: Room, browser: Browser, artif
     carol = host.open(browser, init_script=NOTIFICATIONS)
     dave = guest.open(browser)
     for p in (carol, dave):
-        p.page.goto(room.url(f"/games/{game_id}"))
+        visit(p.page, room.url(f"/games/{game_id}"))
         expect(p.page.locator("[data-conn]")).to_have_text("Live")
 
     # carol's turn: the browser shows her a notification, the keyboard is on Call
@@ -121,7 +121,7 @@ def test_first_view_of_a_table_is_under_100_kb(room: Room, browser: Browser) -> 
         "websocket",
         lambda socket: socket.on("framereceived", lambda data: frames.append(len(data))),
     )
-    page.goto(room.url(f"/games/{game_id}"))
+    visit(page, room.url(f"/games/{game_id}"))
     expect(page.locator("[data-conn]")).to_have_text("Live")
     expect(page.get_by_role("button", name="Call $0.10")).to_be_visible()
     page.wait_for_load_state("networkidle")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
-from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, unique_name
+from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, ready, unique_name, visit
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,7 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     page = gina.page
 
     # the account: balance, the statement with the buy-in, the deck, the password
-    page.goto(room.url("/account"))
+    visit(page, room.url("/account"))
     expect(page.locator("[data-balance-big]")).to_have_text("$90.00")
     buy_in = page.locator("[data-ledger] tr", has_text="Buy-in")
     expect(buy_in).to_contain_text("−$10.00")
@@ -60,8 +60,10 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     page.screenshot(path=str(artifacts / "account.png"), full_page=True)
 
     # the history: hand 1, replayed step by step; her cards, never his
-    page.goto(room.url("/history"))
+    visit(page, room.url("/history"))
     page.get_by_role("link", name=re.compile(f"^#{game_id}")).click()
+    page.wait_for_url(room.url(f"/games/{game_id}/history"))
+    ready(page)
     row = page.locator("[data-hands] tr[data-hand='1']")
     expect(row).to_contain_text(f"Pot $0.20: {guest.name} wins.")
     expect(row).to_contain_text("−$0.10")
@@ -85,7 +87,7 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     page.screenshot(path=str(artifacts / "history-replay.png"), full_page=True)
 
     # the table's rules, one click away
-    page.goto(room.url(f"/games/{game_id}"))
+    visit(page, room.url(f"/games/{game_id}"))
     page.get_by_role("button", name="Rules").click()
     dialog = page.get_by_role("dialog", name="Rules of this table")
     expect(dialog).to_contain_text("3 raises a round")
@@ -104,12 +106,15 @@ def test_admin_grants_folds_an_inactive_player_and_pauses(
     game_id = heads_up_game(host, guest)
     admin = open_player(browser, ADMIN)
     page = admin.page
-    page.goto(room.url("/sign-in"))
+    visit(page, room.url("/sign-in"))
     page.get_by_label("Name").fill(ADMIN)
     page.get_by_label("Password").fill(ADMIN_PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(room.url("/"))
+    ready(page)
     page.get_by_role("link", name="Admin").click()
+    page.wait_for_url(room.url("/admin"))
+    ready(page)
 
     # a grant, with its reason
     user = page.locator(f"[data-users] tr[data-user='{host.id}']")
@@ -157,7 +162,7 @@ def test_leave_a_waiting_game_and_sign_out(room: Room, browser: Browser) -> None
     game = account.call("POST", "/api/games", {"preset": "standard", "seats": 6, "buy_in": 500})
     kate = account.open(browser)
     page = kate.page
-    page.goto(room.url("/"))
+    visit(page, room.url("/"))
     expect(page.locator("[data-balance]")).to_have_text("$100.00")  # per-hand: nothing taken
     row = page.locator(f"[data-mine] tr[data-game='{game['game_id']}']")
     expect(row).to_contain_text("Standard · Per-hand cash")

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from cardroom.cards import parse_card
 from cardroom.evaluator import evaluate, hand_name
 from tests.ui.conftest import Room
-from tests.ui.kit import Player, open_player, seat, sign_up, unique_name
+from tests.ui.kit import Player, open_player, ready, seat, sign_up, unique_name, visit
 
 pytestmark = pytest.mark.slow
 
@@ -76,12 +76,14 @@ def test_two_players_play_to_a_fold_and_a_showdown(
     alice.shot(artifacts, "lobby-create-form")
     page.get_by_role("button", name="Create the game").click()
     page.wait_for_url(re.compile(r"/games/\d+$"))
+    ready(page)
     game_id = int(page.url.rsplit("/", 1)[1])
     expect(page.locator("[data-balance]")).to_have_text("$90.00")
     expect(seat(alice, alice.name).locator(".stack")).to_contain_text("$10.00")
 
     # bob finds it in the lobby (on his phone) and joins
     bob.page.reload()
+    ready(bob.page)
     row = bob.page.locator(f"tr[data-game='{game_id}']")
     expect(row).to_contain_text("$10.00")
     expect(row).to_contain_text("$0.10/$0.20")
@@ -90,11 +92,12 @@ def test_two_players_play_to_a_fold_and_a_showdown(
     bob.shot(artifacts, "lobby-phone")
     row.get_by_role("button", name=re.compile(r"^Join for \$10\.00$")).click()
     bob.page.wait_for_url(room.url(f"/games/{game_id}"))
+    ready(bob.page)
     expect(seat(alice, bob.name)).to_be_visible()  # alice's table shows him, live
 
     # alice's lobby, desktop, with the game in it
     lobby = alice.context.new_page()
-    lobby.goto(room.url("/"))
+    visit(lobby, room.url("/"))
     expect(lobby.locator(f"tr[data-game='{game_id}']")).to_contain_text("2/6")
     lobby.screenshot(path=str(artifacts / "lobby.png"))
     lobby.close()

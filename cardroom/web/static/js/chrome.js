@@ -67,6 +67,11 @@ export async function refreshBalance() {
   }
 }
 
+/** Say that the page is set up: its controls answer from now on (tests wait for it). */
+export function markReady() {
+  document.body.dataset.ready = "true";
+}
+
 /** Show an error sentence in a page's error box. */
 export function showError(box, error) {
   if (!box) return;

@@ -3,7 +3,7 @@
 
 import { get, post } from "../api.js";
 import { cardsNode } from "../cards.js";
-import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
 import { $, $$, fill, h } from "../dom.js";
 import { dateTime, money } from "../format.js";
 import {
@@ -139,6 +139,7 @@ async function main() {
   listenForNotices();
   setUpDeck();
   setUpPassword();
+  markReady();
   $("[data-ledger-more]").addEventListener("click", () => loadLedger(true));
   try {
     await loadLedger();

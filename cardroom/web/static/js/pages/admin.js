@@ -2,7 +2,7 @@
 // fold an inactive player), the ledger audit and the admin log.
 
 import { get, post } from "../api.js";
-import { listenForNotices, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { dateTime, money, parseMoney } from "../format.js";
 import { presetTitle } from "../rules.js";
@@ -198,6 +198,7 @@ async function main() {
   }
   $("[data-users-more]").addEventListener("click", () => loadUsers(true));
   $("[data-actions-more]").addEventListener("click", () => loadActions(true));
+  markReady();
   const results = await Promise.allSettled([loadUsers(), loadTables(), loadAudit(), loadActions()]);
   const failed = results.find((r) => r.status === "rejected");
   if (failed) showError($("[data-error]"), failed.reason);

@@ -3,7 +3,7 @@
 // each viewer what they may see (their own cards, and shown hands).
 
 import { get } from "../api.js";
-import { listenForNotices, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
 import { $, fill, h } from "../dom.js";
 import { chips, dateTime } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
@@ -177,6 +177,7 @@ async function main() {
   } catch (error) {
     showError($("[data-error]"), error);
   }
+  markReady();
 }
 
 main();

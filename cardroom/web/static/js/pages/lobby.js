@@ -1,7 +1,7 @@
 // The lobby: open tables and your own, joining, leaving, starting and creating.
 
 import { get, post } from "../api.js";
-import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
 import { allowedSchedules, createRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
@@ -156,6 +156,7 @@ async function main() {
   form.addEventListener("change", () => updateForm(form));
   form.addEventListener("submit", create);
   updateForm(form);
+  markReady();
   await load();
   // Live: the room says when your games changed; a slow poll covers the rest.
   listenForNotices({ onGamesChanged: () => load() });

@@ -2,7 +2,7 @@
 
 import { post } from "../api.js";
 import { $, formValues } from "../dom.js";
-import { showError } from "../chrome.js";
+import { markReady, showError } from "../chrome.js";
 import { applyPrefs } from "../prefs.js";
 
 export function nextAddress(search = location.search) {
@@ -37,3 +37,4 @@ form.addEventListener("submit", async (event) => {
   }
 });
 $("#name").focus();
+markReady();

@@ -2,7 +2,7 @@
 
 import { post } from "../api.js";
 import { $, formValues } from "../dom.js";
-import { showError } from "../chrome.js";
+import { markReady, showError } from "../chrome.js";
 import { applyPrefs } from "../prefs.js";
 
 applyPrefs();
@@ -40,3 +40,4 @@ form.addEventListener("submit", async (event) => {
   }
 });
 $("#name").focus();
+markReady();

@@ -4,7 +4,7 @@
 import { ApiError, get, post } from "../api.js";
 import { cardsName } from "../cards.js";
 import { everySecond, secondsUntil } from "../clock.js";
-import { listenForNotices, refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
 import { $, $$, announce, fill, h } from "../dom.js";
 import { chips, countdown } from "../format.js";
 import { notifyTurn, turnNotificationState } from "../notify.js";
@@ -494,6 +494,7 @@ async function main() {
     showError(errorBox(), error);
     if (error instanceof ApiError && error.status === 404) return;
   }
+  markReady();
   state.socket = new GameSocket(gameId, {
     onSnapshot: (game) => {
       show(game);
