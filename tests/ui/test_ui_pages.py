@@ -177,3 +177,23 @@ def test_leave_a_waiting_game_and_sign_out(room: Room, browser: Browser) -> None
     page.wait_for_url(re.compile(r"/sign-in\?next=%2Faccount$"))
     assert kate.errors == [], kate.errors
     kate.context.close()
+
+
+def test_practice_bots_fill_a_points_table(room: Room, browser: Browser) -> None:
+    account = Account(room.base, unique_name("liam"))
+    body = {"preset": "arena", "format": "tournament", "seats": 3, "buy_in": 1000}
+    game = account.call("POST", "/api/games", {**body, "small_blind": 10, "big_blind": 20})
+    liam = account.open(browser)
+    page = liam.page
+    visit(page, room.url(f"/games/{game['game_id']}"))
+    expect(page.locator("[data-status]")).to_have_text("Waiting for players: 1 of 3 seats taken.")
+    bots = page.locator("[data-bots]")
+    bots.get_by_label("Practice bots").select_option("2")
+    bots.get_by_label("Level").select_option("beginner")
+    bots.get_by_role("button", name="Seat them").click()
+    # a full table starts by itself and deals; the bots play their turns
+    expect(page.locator("[data-log]")).to_contain_text("Hand #1:")
+    expect(page.locator(".seat:not(.empty)")).to_have_count(3)
+    expect(page.locator("[data-title]")).to_contain_text("Arena Tournament · 10/20")
+    assert liam.errors == [], liam.errors
+    liam.context.close()

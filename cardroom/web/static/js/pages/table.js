@@ -247,7 +247,18 @@ function renderResult() {
       h("span", { "aria-hidden": "true" }, shown.cards.map(shortText).join(" ")),
       `: ${shown.name}.`));
   }
+  const hand = game.hand;
+  for (const step of (hand && hand.equity) || []) {
+    const odds = step.players.map((p) => `${state.names.seat(p.seat)} ${formatPercent(p.percent)}`).join(", ");
+    lines.push(h("li", { class: "muted" }, `Chances ${STREET_WORDS[step.street] || step.street}: ${odds}${step.exact ? "" : " (estimated)"}.`));
+  }
   fill($("[data-result-lines]"), lines);
+}
+
+const STREET_WORDS = { preflop: "before the flop", flop: "on the flop", turn: "on the turn" };
+
+function formatPercent(value) {
+  return `${value >= 99.95 || value <= 0.05 ? Math.round(value) : value.toFixed(1)}%`;
 }
 
 /** Continue and "Skip waiting and deal", between hands. */
@@ -303,6 +314,7 @@ function renderTools() {
     }
   } else {
     if (s.status === "waiting") {
+      if (isHostOrAdmin() && s.preset === "arena" && s.seats_taken < s.seat_count) tools.push(botsForm(s));
       if (state.me.id === s.host_id) {
         tools.push(h("button", { type: "button", class: "primary", "data-command": "start", disabled: s.seats_taken < 2, onclick: () => command("start").catch(() => {}) }, "Start the game"));
       }
@@ -323,6 +335,31 @@ function renderTools() {
     $("[data-status]").textContent = `Waiting for players: ${s.seats_taken} of ${s.seat_count} seats taken.`;
   }
   fill($("[data-seat-tools]"), tools);
+}
+
+/** Practice bots for the free seats of a points (arena) table: host or admin. */
+function botsForm(s) {
+  const free = s.seat_count - s.seats_taken;
+  // the form is drawn again with each snapshot: keep what was chosen
+  const was = { level: $("#bot-level")?.value || "regular", count: $("#bot-count")?.value || "1" };
+  const level = h("select", { id: "bot-level", name: "level" },
+    [["beginner", "Beginner"], ["regular", "Regular"], ["shark", "Shark"]].map(([value, label]) =>
+      h("option", { value, selected: value === was.level }, label)));
+  const count = h("select", { id: "bot-count", name: "count" },
+    Array.from({ length: free }, (_, i) => String(i + 1)).map((n) =>
+      h("option", { value: n, selected: n === was.count }, n)));
+  return h("form", { class: "row bots", "data-bots": "", onsubmit: async (event) => {
+    event.preventDefault();
+    try {
+      await command("bots", { level: level.value, count: Number(count.value) }, { keyed: false });
+      announce("The bots sat down.");
+    } catch {
+      // shown
+    }
+  } },
+  h("label", { for: "bot-count" }, "Practice bots"), count,
+  h("label", { for: "bot-level", class: "sr-only" }, "Level"), level,
+  h("button", { type: "submit" }, "Seat them"));
 }
 
 async function sit(seatNumber) {
