@@ -67,7 +67,8 @@ class HandNotOver(Conflict):
 
 
 class NoDeckProof(NotFound):
-    """The hand was dealt before the room committed to its decks."""
+    """The hand was dealt before the room committed to its decks, or the viewer saw
+    none of its cards (an observer of a hand won before the flop)."""
 
 
 def table_name(game_id: int) -> str:
@@ -84,7 +85,7 @@ def _hand_row(session: Session, hand_id: int) -> HandRow:
     row = session.get(HandRow, hand_id)
     if row is None:
         raise HandNotFound(f"There is no hand {hand_id}.")
-    if row.final_state is None:
+    if row.final_state is None or row.ended_at is None:
         raise HandNotOver(
             f"Hand {hand_id} is still being played: its history is ready when it ends."
         )
@@ -293,7 +294,7 @@ def my_hands(
         query = (
             select(HandRow, HandPlayer.seat)
             .join(HandPlayer, HandPlayer.hand_id == HandRow.id)
-            .where(HandPlayer.user_id == user_id, HandRow.final_state.is_not(None))
+            .where(HandPlayer.user_id == user_id, HandRow.ended_at.is_not(None))
             .order_by(HandRow.id.desc())
             .limit(limit + 1)
         )
@@ -348,7 +349,7 @@ def my_history(
         query = (
             select(HandPlayer.game_id, last, func.count())
             .join(HandRow, HandRow.id == HandPlayer.hand_id)
-            .where(HandPlayer.user_id == user_id, HandRow.final_state.is_not(None))
+            .where(HandPlayer.user_id == user_id, HandRow.ended_at.is_not(None))
             .group_by(HandPlayer.game_id)
             .order_by(last.desc())
             .limit(games + 1)
@@ -366,7 +367,7 @@ def my_history(
                 .where(
                     HandPlayer.user_id == user_id,
                     HandPlayer.game_id == game_id,
-                    HandRow.final_state.is_not(None),
+                    HandRow.ended_at.is_not(None),
                 )
                 .order_by(HandRow.id.desc())
                 .limit(per_game)
@@ -611,7 +612,7 @@ def game_export(
             raise GameNotFound(f"There is no game {game_id}.")
         query = (
             select(HandRow)
-            .where(HandRow.game_id == game_id, HandRow.final_state.is_not(None))
+            .where(HandRow.game_id == game_id, HandRow.ended_at.is_not(None))
             .order_by(HandRow.number)
         )
         if player_id is not None and not full:
@@ -620,8 +621,9 @@ def game_export(
             )
         stored = _stored(session, session.scalars(query).all())
     if not stored:
-        who = "You were" if player_id is not None and not full else "Nobody was"
-        raise NotFound(f"{who} dealt into a finished hand of game {game_id}.")
+        if player_id is not None and not full:
+            raise NotFound(f"You were not dealt into any finished hand of game {game_id}.")
+        raise NotFound(f"No hand of game {game_id} has finished yet.")
     texts = []
     for s in stored:
         if full:
@@ -665,7 +667,13 @@ def proof_document(
             f"Hand {hand_id} was dealt before the room committed to its decks: it has no proof."
         )
     viewer = _viewer(stored, user, full)
-    return fairness.proof_document(stored.record, viewer)
+    document = fairness.proof_document(stored.record, viewer)
+    if not document["leaves"]:
+        raise NoDeckProof(
+            f"You saw no card of hand {hand_id} (it ended before the flop, and you held no "
+            "cards in it): there is nothing to prove."
+        )
+    return document
 
 
 def proof_file(

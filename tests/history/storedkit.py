@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func, insert, select, text
+from sqlalchemy import JSON, Engine, func, insert, null, select, text
 
 from cardroom.config import PasswordHashing, Settings
 from cardroom.hand import Hand
@@ -53,17 +53,17 @@ class Table:
 # The room the tests play: every preset, with showdowns ordered (mucks) and
 # simultaneous, money and points, two to six players.
 ROOM = (
-    Table("house", ("ann", "bob", "cyd", "dee"), hands=10, all_ins=0.12, admin_folds=True),
+    Table("house", ("ann", "bob", "cyd", "dee"), hands=8, all_ins=0.12, admin_folds=True),
     Table("standard", ("ann", "eve", "fay"), hands=10),
     Table(
         "arena",
         ("bob", "eve", "gus", "hal", "ivy"),
         buy_in=1500,
         blinds=(10, 20),
-        hands=10,
+        hands=8,
         all_ins=0.08,
     ),
-    Table("legacy", ("cyd", "fay"), hands=6, timeouts=False),
+    Table("legacy", ("cyd", "fay"), hands=5, timeouts=False),
 )
 
 
@@ -73,6 +73,7 @@ class Room:
     admin: int = 0
     games: list[int] = field(default_factory=list)
     hands: list[int] = field(default_factory=list)  # finished hands, by id
+    running: list[int] = field(default_factory=list)  # hands still being played
 
 
 def choose(
@@ -209,14 +210,16 @@ def play_room(
         money.grant(ctx, CONSOLE, name, 500_00, "play money for the tests")
     for table in tables:
         play_table(ctx, clock, room, table, rng)
+    # leave a hand being played at the first table that can deal one
+    for game, table in zip(room.games, tables, strict=True):
+        now = _now(ctx, game)
+        if now.status is GameStatus.RUNNING and not now.table.hand_running:
+            host = room.users[table.players[0]]
+            play.skip_waiting_and_deal(ctx, game, host, source=source(seed))
+            break
     with ctx.transaction() as session:
-        room.hands = list(
-            session.scalars(
-                select(HandRecord.id)
-                .where(HandRecord.final_state.is_not(None))
-                .order_by(HandRecord.id)
-            )
-        )
+        for row in session.scalars(select(HandRecord).order_by(HandRecord.id)):
+            (room.hands if row.ended_at is not None else room.running).append(row.id)
     return room
 
 
@@ -248,7 +251,12 @@ def _restore(engine: Engine, rows: Rows) -> None:
     wipe(engine)
     with engine.begin() as connection:
         for table in Base.metadata.sorted_tables:
-            data = rows[table.name]
+            # a JSON column's None is SQL NULL, not the JSON null an insert would write
+            json_columns = [c.name for c in table.c if isinstance(c.type, JSON)]
+            data = [
+                {k: null() if v is None and k in json_columns else v for k, v in row.items()}
+                for row in rows[table.name]
+            ]
             if table.name == "ledger_accounts":  # the house survives a wipe
                 connection.execute(table.delete())
             if data:

@@ -134,16 +134,18 @@ def test_the_root_is_published_before_the_first_card(stored_room: Played) -> Non
 def test_every_viewer_gets_the_root_and_nobody_the_salts(stored_room: Played) -> None:
     ctx, room = stored_room
     for game in room.games:
-        for viewer in (None, *room.users.values()):
+        with ctx.transaction() as session:
+            rows = session.scalars(select(HandRow).where(HandRow.game_id == game)).all()
+            roots = {row.number: row.deck_root for row in rows}
+            salts = [s for row in rows for s in row.deck_salts or ()]
+            players = session.scalars(
+                select(HandPlayer.user_id).where(HandPlayer.game_id == game)
+            ).all()
+        for viewer in (None, min(players), room.admin):  # a spectator, a player, an admin
             seen = game_views.events_for(ctx, game, viewer)
-            published = [e for e in seen if e.kind == DECK_COMMITTED]
-            assert published and all(set(e.data) == {"number", "root"} for e in published)
-            with ctx.transaction() as session:
-                salts = [
-                    s
-                    for row in session.scalars(select(HandRow).where(HandRow.game_id == game))
-                    for s in row.deck_salts or ()
-                ]
+            published = {e.data["number"]: e.data["root"] for e in seen if e.kind == DECK_COMMITTED}
+            assert published == roots
+            assert all(set(e.data) == {"number", "root"} for e in seen if e.kind == DECK_COMMITTED)
             text = json.dumps([e.data for e in seen])
             assert not any(salt in text for salt in salts)
 
@@ -221,6 +223,17 @@ def test_bad_listing_requests_are_refused_with_a_sentence(
     ctx, room = stored_room
     with pytest.raises(refusal, match=re.escape(sentence)):
         histories.my_hands(ctx, room.users["ann"], **call)
+
+
+def test_a_hand_still_being_played_has_no_history_yet(stored_room: Played) -> None:
+    ctx, room = stored_room
+    assert room.running
+    for hand_id in room.running:
+        with pytest.raises(histories.HandNotOver, match="still being played"):
+            histories.hand_record(ctx, hand_id)
+        assert hand_id not in {
+            h.id for u in room.users.values() for h in histories.my_hands(ctx, u, limit=100).hands
+        }
 
 
 def test_unknown_hands_are_refused(stored_room: Played) -> None:
