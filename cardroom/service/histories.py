@@ -39,7 +39,7 @@ from cardroom.rules import ChipUnit
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from cardroom.service.game_errors import GameNotFound
-from cardroom.service.users import UserInfo
+from cardroom.service.users import UserInfo, user_named
 from cardroom.store.models import Game, GameEvent, HandPlayer, User
 from cardroom.store.models import HandRecord as HandRow
 
@@ -544,11 +544,12 @@ def hand_history(
 
 @dataclass(frozen=True)
 class Export:
-    """A download: its file name, media type and text."""
+    """A download: its file name, media type and text, and how many hands it holds."""
 
     filename: str
     media_type: str
     text: str
+    hands: int = 1
 
 
 def _format(fmt: object) -> ExportFormat:
@@ -601,6 +602,7 @@ def game_export(
     *,
     player_id: int | None = None,
     full: bool = False,
+    player_name: str | None = None,
 ) -> Export:
     """A game's finished hands in one file, oldest first. ``player_id``: the hands
     that player was dealt into, as they saw them; ``full``: every hand, every card
@@ -622,7 +624,8 @@ def game_export(
         stored = _stored(session, session.scalars(query).all())
     if not stored:
         if player_id is not None and not full:
-            raise NotFound(f"You were not dealt into any finished hand of game {game_id}.")
+            who = "You were" if player_name is None else f"{player_name} was"
+            raise NotFound(f"{who} not dealt into any finished hand of game {game_id}.")
         raise NotFound(f"No hand of game {game_id} has finished yet.")
     texts = []
     for s in stored:
@@ -638,7 +641,13 @@ def game_export(
     else:
         text = "\n".join(f"[{k}]\n{t}" for k, t in enumerate(texts, 1))
         name = f"cardroom-game-{game_id}.phhs"
-    return Export(name, _media(chosen), text)
+    return Export(name, _media(chosen), text, len(texts))
+
+
+def player_named(ctx: ServiceContext, name: str) -> int:
+    """The id of the user called ``name`` (any case), for the console's exports."""
+    with ctx.transaction() as session:
+        return user_named(session, name).id
 
 
 def export_game(
