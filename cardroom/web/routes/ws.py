@@ -136,7 +136,7 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any] | str:
         return f"A message is at most {WS_MESSAGE_MAX_CHARS} characters."
     try:
         data = json.loads(text)
-    except ValueError:  # not JSON, or a number too long to read
+    except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
         return NOT_JSON
     return data if isinstance(data, dict) else NOT_JSON
 
