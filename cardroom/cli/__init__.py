@@ -19,6 +19,8 @@ COMMAND_MODULES = (
     "admin_cmd",
     "audit_cmd",
     "verify_cmd",
+    "export_cmd",
+    "loadtest_cmd",
 )
 
 
