@@ -85,6 +85,17 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     expect(replay.locator(".seat.winner .name")).to_have_text(guest.name)
     expect(replay.locator(".seat:not(.me) .card[data-suit]")).to_have_count(0)
     page.screenshot(path=str(artifacts / "history-replay.png"), full_page=True)
+    # the downloads: her PHH and PokerStars text, and the deck proof, as the page offers
+    downloads = page.locator("[data-downloads] a")
+    expect(downloads).to_have_count(3)
+    for link, marker in zip(
+        downloads.all(), ('variant = "NT"', "PokerStars Hand #", '"root"'), strict=True
+    ):
+        body = page.evaluate(
+            "async (href) => (await fetch(href, {credentials: 'same-origin'})).text()",
+            link.get_attribute("href"),
+        )
+        assert marker in body, (link.get_attribute("href"), body[:200])
 
     # the table's rules, one click away
     visit(page, room.url(f"/games/{game_id}"))

@@ -146,15 +146,17 @@ function move(how) {
   show(to);
 }
 
-// Downloads need the room's hand-history export (PHH, PokerStars text), which the
-// web API does not have yet (docs/ui.md). Set to the address maker once it does.
-const EXPORT_ADDRESS = null; // e.g. (hand, format) => `/api/games/${gameId}/hands/${hand.number}/${format}`
+// Downloads come from the room's hand-history routes (docs/histories.md): the file
+// holds what this viewer may see, and the deck proof checks with `cardroom verify`.
+const EXPORT_ADDRESS = (hand, format) => `/api/hands/${hand.handId}/export?format=${format}`;
+const PROOF_ADDRESS = (hand) => `/api/hands/${hand.handId}/proof`;
 
 function downloadLinks(hand) {
-  fill($("[data-downloads]"), EXPORT_ADDRESS
+  fill($("[data-downloads]"), hand.handId
     ? [h("a", { class: "button", href: EXPORT_ADDRESS(hand, "phh"), download: `hand-${gameId}-${hand.number}.phh` }, "Download PHH"),
-      h("a", { class: "button", href: EXPORT_ADDRESS(hand, "pokerstars"), download: `hand-${gameId}-${hand.number}.txt` }, "Download PokerStars text")]
-    : h("span", { class: "muted" }, "Downloads as PHH or PokerStars text are not offered by this room yet."));
+      h("a", { class: "button", href: EXPORT_ADDRESS(hand, "pokerstars"), download: `hand-${gameId}-${hand.number}.txt` }, "Download PokerStars text"),
+      h("a", { class: "button", href: PROOF_ADDRESS(hand), download: `hand-${gameId}-${hand.number}-proof.json` }, "Download deck proof")]
+    : h("span", { class: "muted" }, "This hand has no stored record to download."));
 }
 
 async function main() {
