@@ -107,10 +107,15 @@ class Unavailable(WebRefusal):
 
 def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """``responses=`` for a route: each status it can refuse with, with the error
-    body's schema. 413 and 415 can come from every route that takes a body."""
+    body's schema. 413 and 415 can come from every route that takes a body, and so can
+    400 (a body that cannot be read at all: invalid UTF-8, a number of thousands of
+    digits), which is added wherever 415 is listed."""
+    wanted = set(statuses)
+    if 415 in wanted:
+        wanted.add(400)
     return {
         status: {"model": ErrorOut, "description": DESCRIPTIONS[status]}
-        for status in sorted(set(statuses))
+        for status in sorted(wanted)
     }
 
 
