@@ -135,15 +135,19 @@ def _decoy_hash(hasher: PasswordHasher) -> str:
     return hasher.hash("not anyone's password")
 
 
-def sign_in(ctx: ServiceContext, name: str, password: str) -> SignedIn:
-    """A new session for the right name and password.
+def sign_in(
+    ctx: ServiceContext, name: str, password: str, *, address: str | None = None
+) -> SignedIn:
+    """A new session for the right name and password. ``address``: the client's, for
+    the login throttle (``cardroom.service.throttle``), which may refuse the attempt
+    before the password is checked.
 
     The password is checked between two short transactions, so that a slow argon2
     check never holds SQLite's write lock; the second transaction makes sure the
     password it checked is still the user's before opening the session.
     """
     key = name_key(name.strip())
-    ctx.login_throttle.before_attempt(key, ctx.now())
+    ctx.login_throttle.before_attempt(key, ctx.now(), address=address)
     with ctx.transaction() as session:
         found = session.execute(
             select(User.id, User.password_hash).where(User.name_key == key)
@@ -153,7 +157,7 @@ def sign_in(ctx: ServiceContext, name: str, password: str) -> SignedIn:
         # which names exist.
         password_matches(ctx.hasher, _decoy_hash(ctx.hasher), password)
     if found is None or not password_matches(ctx.hasher, found.password_hash, password):
-        ctx.login_throttle.after_failure(key, ctx.now())
+        ctx.login_throttle.after_failure(key, ctx.now(), address=address)
         raise AuthenticationFailed(WRONG_PASSWORD)
     rehashed = (
         ctx.hasher.hash(password) if ctx.hasher.check_needs_rehash(found.password_hash) else None
@@ -176,7 +180,7 @@ def sign_in(ctx: ServiceContext, name: str, password: str) -> SignedIn:
             )
         )
         signed_in = SignedIn(token=token, user=UserInfo.of(user), expires_at=expires_at)
-    ctx.login_throttle.after_success(key, ctx.now())
+    ctx.login_throttle.after_success(key, ctx.now(), address=address)
     return signed_in
 
 

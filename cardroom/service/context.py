@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
 from cardroom.service.passwords import make_hasher
-from cardroom.service.throttle import LoginThrottle, NoThrottle
+from cardroom.service.throttle import DatabaseThrottle, LoginThrottle, NoThrottle
 from cardroom.store.db import make_engine, make_sessionmaker
 
 Clock = Callable[[], datetime]
@@ -38,9 +38,14 @@ class ServiceContext:
 
     @classmethod
     def start(cls, settings: Settings, *, clock: Clock = system_clock) -> ServiceContext:
-        """Make the engine (the one place a running room does) and the context."""
+        """Make the engine (the one place a running room does) and the context, with
+        the sign-in throttle that keeps its counts in the database."""
+        sessions = make_sessionmaker(make_engine(settings))
         return cls(
-            settings=settings, sessions=make_sessionmaker(make_engine(settings)), clock=clock
+            settings=settings,
+            sessions=sessions,
+            clock=clock,
+            login_throttle=DatabaseThrottle(sessions),
         )
 
     @property

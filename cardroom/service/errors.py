@@ -51,4 +51,9 @@ class InsufficientBalance(ServiceError):
 
 
 class TooManyAttempts(ServiceError):
-    """Too many sign-in attempts in a short time (raised by a LoginThrottle)."""
+    """Too many sign-in attempts in a short time (raised by a LoginThrottle).
+    ``retry_after_seconds``: how long until an attempt is checked again, if known."""
+
+    def __init__(self, sentence: str, *, retry_after_seconds: int | None = None) -> None:
+        super().__init__(sentence)
+        self.retry_after_seconds = retry_after_seconds

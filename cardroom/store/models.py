@@ -405,8 +405,9 @@ class IdempotencyKey(Base):
     created_at: Mapped[datetime]
 
 
-# The notification tables and the practice bots' accounts share Base; importing them
-# here lets Alembic's comparison, the fixtures and the ORM see them whenever they see
-# the others.
+# The notification tables, the practice bots' accounts and the sign-in throttle's
+# counters share Base; importing them here lets Alembic's comparison, the fixtures and
+# the ORM see them whenever they see the others.
 from cardroom.store import bot_models as bot_models  # noqa: E402
 from cardroom.store import notify_models as notify_models  # noqa: E402
+from cardroom.store import throttle_models as throttle_models  # noqa: E402

@@ -42,6 +42,7 @@ from cardroom.web.errors import CsrfTokenInvalid, NotJson
 from cardroom.web.schemas import (
     CSRF_COOKIE,
     CSRF_HEADER,
+    FORWARDED_FOR_HEADER,
     FORWARDED_PROTO_HEADER,
     MAX_ROW_ID,
     SESSION_COOKIE,
@@ -210,6 +211,18 @@ def came_over_https(request: Request, web: WebSettings) -> bool:
             # "https, http": the first proxy's view, nearest the browser.
             return forwarded.split(",")[0].strip().lower() == "https"
     return request.url.scheme == "https"
+
+
+def client_address(request: Request, web: WebSettings) -> str | None:
+    """The address the request came from, for the sign-in throttle. Behind a trusted
+    proxy, the last address of ``X-Forwarded-For``: the one the proxy itself saw (the
+    ones before it are the client's word)."""
+    if web.trust_proxy:
+        forwarded = request.headers.get(FORWARDED_FOR_HEADER, "")
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-1]
+    return request.client.host if request.client is not None else None
 
 
 def set_session_cookies(

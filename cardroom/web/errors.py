@@ -74,7 +74,7 @@ DESCRIPTIONS = {
     413: "The body is too large.",
     415: "The body is not JSON.",
     422: "A value of the wrong type or shape, an unknown field, or one the room's rules refuse.",
-    429: "Too many sign-in attempts.",
+    429: "Too many sign-in attempts; `Retry-After` says how many seconds to wait.",
     503: "The database is unreachable or not up to date.",
 }
 
@@ -114,9 +114,22 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
     if 415 in wanted:
         wanted.add(400)
     return {
-        status: {"model": ErrorOut, "description": DESCRIPTIONS[status]}
+        status: {"model": ErrorOut, "description": DESCRIPTIONS[status], **HEADERS.get(status, {})}
         for status in sorted(wanted)
     }
+
+
+# Headers a refusal carries, for the OpenAPI document.
+HEADERS: dict[int, dict[str, Any]] = {
+    429: {
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds to wait before the next attempt is checked.",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        }
+    }
+}
 
 
 def error_response(
@@ -148,7 +161,10 @@ def install_error_handlers(app: FastAPI) -> None:
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     status, code = service_error_status(exc)
-    return error_response(status, code, exc.sentence)
+    headers = {}
+    if isinstance(exc, TooManyAttempts) and exc.retry_after_seconds is not None:
+        headers["Retry-After"] = str(exc.retry_after_seconds)  # RFC 9110: seconds
+    return error_response(status, code, exc.sentence, headers)
 
 
 async def _web_refusal(_request: Request, exc: Exception) -> JSONResponse:

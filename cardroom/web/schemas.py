@@ -36,6 +36,7 @@ SESSION_COOKIE = "cardroom_session"  # HttpOnly: page scripts never see the toke
 CSRF_COOKIE = "cardroom_csrf"  # readable by the page, which echoes it in CSRF_HEADER
 CSRF_HEADER = "X-CSRF-Token"
 FORWARDED_PROTO_HEADER = "X-Forwarded-Proto"
+FORWARDED_FOR_HEADER = "X-Forwarded-For"
 
 # Row ids are 32-bit integers on PostgreSQL; a larger number in a path or query could
 # only reach the database as an overflow error, so it is refused at the door.

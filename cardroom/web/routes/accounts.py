@@ -12,6 +12,7 @@ from cardroom.web.deps import (
     MaybeCredentials,
     WebSettingsDep,
     clear_session_cookies,
+    client_address,
     csrf_token_for,
     set_session_cookies,
 )
@@ -42,8 +43,11 @@ def sign_in(
     response: Response,
 ) -> SignedInOut:
     """A new session: set as cookies for a browser, and returned as a bearer token for
-    API clients."""
-    signed_in = accounts.sign_in(ctx, body.name, body.password)
+    API clients. Attempts are limited per name and per client address (429, with
+    `Retry-After`)."""
+    signed_in = accounts.sign_in(
+        ctx, body.name, body.password, address=client_address(request, web)
+    )
     set_session_cookies(
         response,
         request,
