@@ -37,6 +37,7 @@ from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
 from cardroom.service.lobby import cancel_table
 from cardroom.service.schedule import CANCEL_WAITING_AFTER
+from cardroom.store.db import reading
 from cardroom.store.models import REASON_MAX_LENGTH, Deadline, DeadlineKind
 from cardroom.table import TableStatus
 
@@ -60,7 +61,7 @@ def worker_name() -> str:
 
 def next_due(ctx: ServiceContext) -> datetime | None:
     """When the earliest pending deadline is due: how long a scheduler may sleep."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         return session.scalar(
             select(Deadline.due_at)
             .where(Deadline.fired_at.is_(None))
@@ -82,7 +83,7 @@ def fire_due(
     threads or processes at once: each deadline fires once."""
     moment = ctx.now() if now is None else now
     me = worker_name() if worker is None else worker[:100]
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         due = session.execute(
             select(Deadline.id, Deadline.game_id)
             .where(Deadline.fired_at.is_(None), Deadline.due_at <= moment)

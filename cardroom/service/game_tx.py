@@ -159,13 +159,18 @@ class GameTx:
     changed: bool = False
     stored: list[StoredEvent] = field(default_factory=list)
     _account: LedgerAccount | None = None
+    # Who sat where (and whether the game was waiting) when game_players last matched
+    # the table: None until known (a game created in this transaction).
+    _seating: tuple[frozenset[tuple[int, int]], bool] | None = None
 
     @classmethod
     def open(
         cls, session: Session, game_id: int, now: datetime, actor_id: int | None = None
     ) -> GameTx:
         game = lock_game(session, game_id)
-        return cls(session, game, table_from_dict(game.state), now, actor_id)
+        tx = cls(session, game, table_from_dict(game.state), now, actor_id)
+        tx._seating = tx._seating_now()  # every save left game_players matching it
+        return tx
 
     @property
     def t(self) -> float:
@@ -491,10 +496,18 @@ class GameTx:
             )
         self.records = []
         self.changed = False
-        self._sync_players()
+        seating = self._seating_now()
+        if seating != self._seating:  # most commands (every action) seat nobody
+            self._sync_players()
+            self._seating = seating
         wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
         store_deadlines(self.session, game, wanted, self.now)
         self.session.flush()
+
+    def _seating_now(self) -> tuple[frozenset[tuple[int, int]], bool]:
+        table = self.table
+        seated = frozenset((seat.player, seat.number) for seat in table.seats.values())
+        return seated, table.status is TableStatus.WAITING
 
     def _sync_players(self) -> None:
         """``game_players`` after the change: a row per player who ever sat here, the

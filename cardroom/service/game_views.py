@@ -24,8 +24,9 @@ from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound, NotSeated
 from cardroom.service.game_records import GameDetail, PlayResult, StoredEvent
 from cardroom.service.game_tx import last_seq
-from cardroom.service.lobby import game_detail
+from cardroom.service.lobby import detail_in, game_detail
 from cardroom.service.play import EVENTS_PAGE_MAX
+from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GamePlayer
 
 
@@ -101,7 +102,7 @@ def result_events(
     _check_viewer(viewer_id)
     if not result.events:
         return ()
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         seats = _seats_in_hands(
             session, result.game_id, viewer_id, (e.hand_id for e in result.events)
         )
@@ -141,7 +142,7 @@ def events_for(
     ``viewer_id`` (None: a spectator) may see them."""
     _check_viewer(viewer_id)
     _check_page(after_seq, limit)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         if type(game_id) is not int or session.get(Game, game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
         return _events_after(session, game_id, viewer_id, after_seq, limit)
@@ -165,7 +166,7 @@ def events_page(
     to ask for the next page."""
     _check_viewer(viewer_id)
     _check_page(after_seq, limit)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         if type(game_id) is not int or session.get(Game, game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
         events = _events_after(session, game_id, viewer_id, after_seq, limit)
@@ -178,28 +179,34 @@ def update_for(
     """Every event after ``after_seq`` and the game's state once they have happened,
     for one viewer: what a live client needs after a change or on reconnecting.
 
-    The two reads are separate transactions, and commands may land between them; the
+    One read-only transaction. Where it sees one snapshot (SQLite) the state's
+    ``last_seq`` is the last event read; where each statement sees the latest commit
+    (PostgreSQL's READ COMMITTED), commands may land between the reads, and the
     events are read on until they reach the state's ``last_seq``, so the state never
     runs ahead of the events sent with it."""
     _check_viewer(viewer_id)
     _check_page(after_seq, EVENTS_PAGE_MAX)
+    now = ctx.now()
     events: list[ViewedEvent] = []
     have = after_seq
-    while True:
-        page = events_for(ctx, game_id, viewer_id, have)
-        events.extend(page)
-        if page:
-            have = page[-1].seq
-        if len(page) == EVENTS_PAGE_MAX:
-            continue
-        detail = game_detail(ctx, game_id, viewer_id)
-        if detail.last_seq <= have:
-            return ViewerUpdate(tuple(events), detail)
+    with reading(), ctx.transaction() as session:
+        if type(game_id) is not int or session.get(Game, game_id) is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        while True:
+            page = _events_after(session, game_id, viewer_id, have, EVENTS_PAGE_MAX)
+            events.extend(page)
+            if page:
+                have = page[-1].seq
+            if len(page) == EVENTS_PAGE_MAX:
+                continue
+            detail = detail_in(session, game_id, viewer_id, now)
+            if detail.last_seq <= have:
+                return ViewerUpdate(tuple(events), detail)
 
 
 def seated_players(ctx: ServiceContext, game_id: int) -> tuple[int, ...]:
     """The users with a seat at the game now: whose list of games a change touches."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         rows = session.scalars(
             select(GamePlayer.user_id).where(
                 GamePlayer.game_id == game_id, GamePlayer.seat.is_not(None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import case, select
@@ -43,6 +44,7 @@ from cardroom.service.game_tx import GameTx, last_seq
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
 from cardroom.service.users import SUSPENDED_SENTENCE
 from cardroom.store import ledger
+from cardroom.store.db import reading
 from cardroom.store.models import (
     MAX_SEAT,
     WAITING_GAMES_PER_PLAYER,
@@ -456,7 +458,7 @@ def list_lobby(
     if type(limit) is not int or not 1 <= limit <= 500:
         raise InvalidInput("A lobby page lists 1 to 500 games.")
     order = case((Game.status == GameStatus.WAITING, 0), else_=1)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         rows = session.execute(
             select(Game, User.name)
             .join(User, User.id == Game.host_id)
@@ -469,7 +471,7 @@ def list_lobby(
 
 def my_games(ctx: ServiceContext, user_id: int) -> tuple[GameSummary, ...]:
     """The games the player has a seat at now, most recently active first."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         rows = session.execute(
             select(Game, User.name)
             .join(User, User.id == Game.host_id)
@@ -513,7 +515,7 @@ def seat_cost(ctx: ServiceContext, game_id: int, user_id: int) -> int:
     ``join``): the buy-in, or on rejoining a cash table within 2 hours the larger of
     the buy-in and the amount cashed out with. 0 at ``arena`` tables."""
     now = ctx.now()
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         game = _game(session, game_id)
         return _cost(game, table_from_dict(game.state), user_id, seconds_of(game, now))
 
@@ -534,42 +536,45 @@ def game_detail(ctx: ServiceContext, game_id: int, viewer_id: int | None = None)
     hand's public state, the viewer's own hole cards and, on their turn, what they
     may do. Other players' cards are never here: shown hands are in the events."""
     now = ctx.now()
-    with ctx.transaction() as session:
-        game = _game(session, game_id)
-        table = table_from_dict(game.state)
-        host = session.get(User, game.host_id)
-        assert host is not None
-        users = dict(
-            session.execute(select(User.id, User.name).where(User.id.in_(table.players()))).all()
-        )
-        t = seconds_of(game, now)
-        viewer_seat = None
-        for seat in table.seats.values():
-            if seat.player == viewer_id:
-                viewer_seat = seat.number
-        cost = None
-        if viewer_id is not None and viewer_seat is None:
-            cost = _cost(game, table, viewer_id, t)
-        turn, due, level = table.turn_deadline(), table.deal_due(), next_level(table, t)
-        cancel = None
-        if table.status is TableStatus.WAITING:
-            cancel = game.last_activity_at + CANCEL_WAITING_AFTER
-        return GameDetail(
-            summary=summary(game, table, host.name),
-            seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
-            hand=_hand_view(table, viewer_id, viewer_seat),
-            level=table.level,
-            viewer_seat=viewer_seat,
-            viewer_cost=cost,
-            turn_due_at=None if turn is None else at(game, turn),
-            deal_due_at=None
-            if due is None or table.held or table.short_of_players
-            else at(game, due),
-            cancel_due_at=cancel,
-            next_level_at=None if level is None else at(game, level[0]),
-            finishes=tuple(table.finishes),
-            last_seq=last_seq(session, game.id),
-        )
+    with reading(), ctx.transaction() as session:
+        return detail_in(session, game_id, viewer_id, now)
+
+
+def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:
+    """``game_detail`` inside a transaction the caller holds."""
+    game = _game(session, game_id)
+    table = table_from_dict(game.state)
+    host = session.get(User, game.host_id)
+    assert host is not None
+    users = dict(
+        session.execute(select(User.id, User.name).where(User.id.in_(table.players()))).all()
+    )
+    t = seconds_of(game, now)
+    viewer_seat = None
+    for seat in table.seats.values():
+        if seat.player == viewer_id:
+            viewer_seat = seat.number
+    cost = None
+    if viewer_id is not None and viewer_seat is None:
+        cost = _cost(game, table, viewer_id, t)
+    turn, due, level = table.turn_deadline(), table.deal_due(), next_level(table, t)
+    cancel = None
+    if table.status is TableStatus.WAITING:
+        cancel = game.last_activity_at + CANCEL_WAITING_AFTER
+    return GameDetail(
+        summary=summary(game, table, host.name),
+        seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
+        hand=_hand_view(table, viewer_id, viewer_seat),
+        level=table.level,
+        viewer_seat=viewer_seat,
+        viewer_cost=cost,
+        turn_due_at=None if turn is None else at(game, turn),
+        deal_due_at=None if due is None or table.held or table.short_of_players else at(game, due),
+        cancel_due_at=cancel,
+        next_level_at=None if level is None else at(game, level[0]),
+        finishes=tuple(table.finishes),
+        last_seq=last_seq(session, game.id),
+    )
 
 
 def _seat_view(table: Table, number: int, names: Mapping[int, str]) -> SeatView:
