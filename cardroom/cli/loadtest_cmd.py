@@ -128,7 +128,9 @@ def describe(result: dict[str, Any]) -> str:
         f"{result['plan']['tables']} tables;",
         f"action to every client at the table: p50 {ms(lat['p50'])}, p95 {ms(lat['p95'])}, "
         f"p99 {ms(lat['p99'])} ({lat['count']:,} actions);",
-        f"{errors['count']} errors" + (f" {errors['by_kind']}" if errors["count"] else "") + ";",
+        f"{errors['count']} errors"
+        + (f" {errors['by_kind']}" if errors["count"] else "")
+        + f", {result['refusals']['count']} refusals (409: a command from an old view);",
     ]
     if server["rss_peak_mb"] is not None:
         lines.append(

@@ -277,10 +277,15 @@ class Player:
         if response.status_code < 300:
             return True
         try:
-            code = response.json()["error"]["code"]
+            error = response.json()["error"]
+            code, message = error["code"], error["message"]
         except (ValueError, KeyError, TypeError):
-            code = str(response.status_code)
-        self.room.metrics.error(f"{what}_{response.status_code}_{code}")
+            code, message = str(response.status_code), response.text
+        kind = f"{what}_{response.status_code}_{code}"
+        if response.status_code == 409:
+            self.room.metrics.refused(kind, message)
+        else:
+            self.room.metrics.error(kind, message)
         self._resync_soon()
         return False
 

@@ -58,6 +58,8 @@ class Metrics:
     commands: int = 0  # every committed command: actions, Continue, rebuys...
     latencies: list[float] = field(default_factory=list)  # seconds
     errors: Counter[str] = field(default_factory=Counter)
+    refusals: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)  # kind: the first message
     seconds: list[Second] = field(default_factory=list)
     requests: int = 0  # every HTTP request sent while measuring
 
@@ -97,12 +99,24 @@ class Metrics:
         self.latencies.append(seconds)
         second.latencies.append(seconds)
 
-    def error(self, kind: str) -> None:
+    def error(self, kind: str, example: str | None = None) -> None:
         second = self._second()
         if second is None:
             return
         self.errors[kind] += 1
         second.errors += 1
+        if example is not None and kind not in self.examples:
+            self.examples[kind] = example[:200]
+
+    def refused(self, kind: str, example: str) -> None:
+        """A 409: the server refused a command made from a view that was already old
+        (a Continue pressed as the next hand was dealt, an action on an old version).
+        Real clients meet these too; they are counted apart from errors."""
+        if self._second() is None:
+            return
+        self.refusals[kind] += 1
+        if kind not in self.examples:
+            self.examples[kind] = example[:200]
 
     def request(self) -> None:
         if self.measuring:
@@ -133,5 +147,14 @@ class Metrics:
                 "max": _ms(max(lat) if lat else None),
                 "mean": _ms(sum(lat) / len(lat) if lat else None),
             },
-            "errors": {"count": sum(self.errors.values()), "by_kind": dict(self.errors)},
+            "errors": {
+                "count": sum(self.errors.values()),
+                "by_kind": dict(self.errors),
+                "examples": {k: v for k, v in self.examples.items() if k in self.errors},
+            },
+            "refusals": {
+                "count": sum(self.refusals.values()),
+                "by_kind": dict(self.refusals),
+                "examples": {k: v for k, v in self.examples.items() if k in self.refusals},
+            },
         }

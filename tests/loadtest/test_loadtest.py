@@ -118,6 +118,7 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
         "commands_per_s",
         "latency_ms",
         "errors",
+        "refusals",
         "server",
         "client",
         "storage_limit",
