@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
@@ -27,6 +28,7 @@ from cardroom.history.privacy import viewer_named
 from cardroom.history.record import replay
 from cardroom.service import histories
 from cardroom.service.context import ServiceContext
+from cardroom.store.models import HandRecord as HandRow
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
 from cardroom.web.schemas_histories import HandHistoryOut, ProofOut
@@ -64,7 +66,8 @@ def test_the_history_page_has_every_game_with_its_last_ten_hands(
 ) -> None:
     client, room, headers = web
     ctx, _ = stored_room
-    for name, user_id in room.users.items():
+    for name in ("ann", "bob", "cyd", "fay"):
+        user_id = room.users[name]
         body = get(client, "/api/me/history", headers[name]).json()
         expected = histories.my_history(ctx, user_id)
         assert [g["game_id"] for g in body["games"]] == [g.game_id for g in expected.games]
@@ -99,10 +102,16 @@ def test_my_hands_page_by_page_and_by_game(web: Web, stored_room: Played) -> Non
 def test_a_hand_as_its_player_another_player_and_an_admin(web: Web, stored_room: Played) -> None:
     client, room, headers = web
     ctx, _ = stored_room
+    # (the service-level scan of tests/history/test_stored_privacy.py reads every hand;
+    # here, the wire: hands with a showdown, where shown and mucked cards meet, and some
+    # won before one)
+    records = {h: histories.hand_record(ctx, h) for h in room.hands}
+    hands = {h: replay(r) for h, r in records.items()}
+    showdowns = [h for h in room.hands if any(isinstance(e, HandShown) for e in hands[h].events)]
+    others = [h for h in room.hands if h not in showdowns]
     checked = 0
-    for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
-        hand = replay(record)
+    for hand_id in showdowns[:8] + others[:4]:
+        record, hand = records[hand_id], hands[hand_id]
         dealt = set(record.names.values())
         outsider = next(name for name in room.users if name not in dealt)
         for name in [*(record.names[s] for s in hand.seats), outsider]:
@@ -126,7 +135,7 @@ def test_a_hand_as_its_player_another_player_and_an_admin(web: Web, stored_room:
         assert times == [a.at for a in record.actions]
         assert body["deck_root"] == record.deck_root.hex()  # type: ignore[union-attr]
         assert body["button_seat"] == record.setup.button_seat
-    assert checked > 100
+    assert checked > 30
     hand_id = room.hands[0]
     full = get(client, f"/api/hands/{hand_id}?full=true", headers["boss"]).json()
     assert full["full"] and all(p["cards"] for p in full["players"])
@@ -136,8 +145,13 @@ def test_a_hand_as_its_player_another_player_and_an_admin(web: Web, stored_room:
     )
 
 
-def test_the_root_is_in_the_table_events_before_the_first_card(web: Web) -> None:
+def test_the_root_is_in_the_table_events_before_the_first_card(
+    web: Web, stored_room: Played
+) -> None:
     client, room, headers = web
+    ctx, _ = stored_room
+    with ctx.transaction() as session:
+        roots = {i: root for i, root in session.execute(select(HandRow.id, HandRow.deck_root))}
     for game in room.games:
         events = get(client, f"/api/games/{game}/events", headers["boss"]).json()["events"]
         by_hand: dict[int, list[Json]] = {}
@@ -150,10 +164,10 @@ def test_the_root_is_in_the_table_events_before_the_first_card(web: Web) -> None
             assert kinds.index("HandDealt") + 1 == kinds.index("DeckCommitted"), kinds[:6]
             assert kinds.index("DeckCommitted") < kinds.index("BlindPosted")
             assert kinds.index("DeckCommitted") < kinds.index("HoleCardDealt")
-            if hand_id in room.hands:
-                body = get(client, f"/api/hands/{hand_id}", headers["boss"]).json()
-                committed = steps[kinds.index("DeckCommitted")]
-                assert committed["data"]["root"] == body["deck_root"]
+            assert steps[kinds.index("DeckCommitted")]["data"]["root"] == roots[hand_id]
+    hand_id = room.hands[0]
+    body = get(client, f"/api/hands/{hand_id}", headers["boss"]).json()
+    assert body["deck_root"] == roots[hand_id]
 
 
 def test_downloads_come_as_files_with_their_names(web: Web, stored_room: Played) -> None:
