@@ -13,7 +13,8 @@ an immediate ``database is locked`` that no timeout helps). The writers of one
 process queue for it on a Python lock first, which hands over at once where SQLite's
 busy handler sleeps. A transaction begun inside ``reading()`` only reads: it begins
 DEFERRED and queues for nothing. PostgreSQL needs none of this: the ledger's
-conditional updates lock the rows they change.
+conditional updates lock the rows they change; there a transaction begun inside
+``reading()`` runs at REPEATABLE READ, so that all its statements see one moment.
 """
 
 from __future__ import annotations
@@ -42,7 +43,19 @@ def make_engine(settings: Settings) -> Engine:
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         return _sqlite_engine(url)
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # PostgreSQL's default, READ COMMITTED, gives each statement its own moment: a
+        # reader that reads the game's row and then its last event can see a command
+        # commit in between, and serve a table at one version with the events of the
+        # next (a client following the events from there would skip some). A read
+        # begun inside ``reading()`` sees one moment throughout, as SQLite's does.
+        if _READING.get():
+            connection.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
+    return engine
 
 
 _READING: ContextVar[bool] = ContextVar("cardroom_reading", default=False)
@@ -54,8 +67,8 @@ def reading() -> Iterator[None]:
     skip the writer queue: in WAL mode a reader sees the last commit, waits for no
     writer, and no writer waits for it, where ``BEGIN IMMEDIATE`` would queue every
     read behind every write. A transaction begun here must not write (SQLite would
-    refuse the upgrade with "database is locked" when a writer got in first).
-    PostgreSQL is unaffected."""
+    refuse the upgrade with "database is locked" when a writer got in first). On
+    PostgreSQL it runs at REPEATABLE READ: every statement sees the same moment."""
     token = _READING.set(True)
     try:
         yield
