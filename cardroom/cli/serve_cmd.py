@@ -47,6 +47,13 @@ def register(subparsers: Any) -> None:
         help="honour X-Forwarded-Proto from a reverse proxy that sets it "
         "(default: $CARDROOM_TRUST_PROXY, else off)",
     )
+    parser.add_argument(
+        "--ws-compression",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate) when the browser offers it: "
+        "about a third of the bytes, for about 50 KB more memory per open socket "
+        "(default off; docs/benchmarks.md)",
+    )
     add_database_option(parser)
     parser.set_defaults(handler=run)
 
@@ -80,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         proxy_headers=False,
         server_header=False,
         lifespan="on",
+        # A table's messages are small (a snapshot is 1.5-3 KB of JSON), while a
+        # deflate context costs each socket about 50 KB of memory and the server CPU:
+        # off unless asked (docs/benchmarks.md, "Load test").
+        ws_per_message_deflate=args.ws_compression,
     )
     return 0
 
