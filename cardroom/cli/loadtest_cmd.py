@@ -74,6 +74,11 @@ def register(subparsers: Any) -> None:
         default="",
         help="reuse the players named lt<PREFIX>00000... (default: fresh names each run)",
     )
+    parser.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="the players' sockets do not offer permessage-deflate (browsers do)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_database_option(parser)
@@ -102,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             user_prefix=args.user_prefix,
             warmup_s=warmup,
+            ws_compression=not args.no_ws_compression,
         )
         result = run_load_test(plan)
     except (PlanError, LoadTestError) as refused:

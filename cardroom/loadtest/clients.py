@@ -44,6 +44,7 @@ class Room:
     metrics: Metrics
     http: dict[str, httpx.AsyncClient]
     think_s: float = 0.0
+    ws_compression: bool = True
     go: asyncio.Event = field(default_factory=asyncio.Event)
     stopping: bool = False
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -132,7 +133,10 @@ class Player:
         """Read the table's messages until the socket closes."""
         metrics = self.room.metrics
         try:
-            async with connect(self.ws_url, max_size=2**22, open_timeout=30) as ws:
+            compression = "deflate" if self.room.ws_compression else None
+            async with connect(
+                self.ws_url, max_size=2**22, open_timeout=30, compression=compression
+            ) as ws:
                 self.ws = ws
                 self.connected.set()
                 async for raw in ws:
@@ -209,7 +213,9 @@ class Player:
     async def _run(self, work: Awaitable[None]) -> None:
         try:
             if self.room.think_s:
-                await asyncio.sleep(self.room.think_s)
+                # from half to one and a half times the think time: tables that start
+                # together drift apart instead of acting in bursts
+                await asyncio.sleep(self.room.think_s * (0.5 + self.rng.random()))
             await work
         finally:
             self.busy = False

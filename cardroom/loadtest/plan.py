@@ -36,6 +36,7 @@ class LoadPlan:
     password: str = "loadtest-password"
     setup_concurrency: int = 8
     warmup_s: float = 2.0  # measured from the end of the warm-up
+    ws_compression: bool = True  # offer permessage-deflate, as browsers do
 
     def __post_init__(self) -> None:
         if not self.urls:

@@ -86,7 +86,7 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
         max_connections=plan.tables + 32, max_keepalive_connections=plan.tables + 32
     )
     http = {url: httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) for url in plan.urls}
-    room = Room(metrics, http, think_s=plan.think_ms / 1000)
+    room = Room(metrics, http, think_s=plan.think_ms / 1000, ws_compression=plan.ws_compression)
     pids = server_pids(plan)
     watch = ServerWatch(pids) if pids else None
     started_at = datetime.now(UTC)
@@ -185,9 +185,12 @@ async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableCli
             progress.advance(task)
             return client_table
 
-        return await _limited(
+        tables = await _limited(
             [functools.partial(table, t) for t in range(plan.tables)], plan.setup_concurrency
         )
+    for client in room.http.values():
+        client.cookies.clear()  # sign-in set cookies; the players send bearer tokens
+    return tables
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -325,6 +328,7 @@ def _report(
             "warmup_s": plan.warmup_s,
             "think_ms": plan.think_ms,
             "buy_in_cents": plan.buy_in,
+            "ws_compression": plan.ws_compression,
         },
         "database": database,
         "machine": {
