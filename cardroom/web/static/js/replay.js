@@ -33,10 +33,11 @@ function collect(state) {
 }
 
 /**
- * The steps of one hand: [{state, event, street, text?}], the first being the deal.
+ * The steps of one hand: [{state, event, street, notes?}], the first being the deal.
  * Each board card is a step of its own (card by card); hole cards are one step; burns
- * are not steps. `state` has the players (seat, player, stack, bet, folded, allIn,
- * cards, shown hand name), the board, the pot and whose action it was.
+ * are not steps; the deck's commitment (DeckCommitted) is a note of the deal's step.
+ * `state` has the players (seat, player, stack, bet, folded, allIn, cards, shown hand
+ * name), the board, the pot, whose action it was and the committed root (`deckRoot`).
  */
 export function replay(hand) {
   const dealt = hand.events[0].data;
@@ -51,6 +52,7 @@ export function replay(hand) {
     collected: 0,
     actor: null,
     over: false,
+    deckRoot: null,
     players: dealt.players.map(([seat, player, stack]) => ({
       seat, player, stack, bet: 0, folded: false, allIn: false, cards: [], hidden: 0, handName: "", won: 0,
     })),
@@ -84,6 +86,13 @@ export function replay(hand) {
         break;
       }
       case "CardBurned":
+        step = false;
+        break;
+      case "DeckCommitted":
+        // the deck's commitment, published right after the deal and before the first
+        // card: not a step of its own, told with the deal (`notes`)
+        state.deckRoot = d.root || null;
+        steps[steps.length - 1].notes = [...(steps[steps.length - 1].notes || []), event];
         step = false;
         break;
       case "BoardDealt":

@@ -98,6 +98,8 @@ export function describe(event, names, money, { spoken = false } = {}) {
       return d.small_blind !== undefined ? `The blinds rise to ${money(d.small_blind)}/${money(d.big_blind)}.` : "The blinds rise.";
     case "HandDealt":
       return `Hand #${d.number}: ${seat(d.button)} has the button; blinds ${money(d.blinds[0])}/${money(d.blinds[1])}.`;
+    case "DeckCommitted": // the room's commitment to the deck, before the first card (docs/fairness.md)
+      return typeof d.root === "string" ? `Deck committed: root ${d.root.slice(0, 12)}…` : "Deck committed.";
     case "BlindPosted":
       return `${seat(d.seat)} posts ${BLINDS[d.blind] || d.blind} ${money(d.amount)}${d.all_in ? " and is all in" : ""}.`;
     case "HoleCardDealt":
