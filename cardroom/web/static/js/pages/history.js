@@ -1,6 +1,7 @@
 // Hand history: your games, a game's hands with their results, and any hand replayed
 // street by street, card by card. Built on GET /api/games/{id}/events, which shows
-// each viewer what they may see (their own cards, and shown hands).
+// each viewer what they may see (their own cards, and shown hands). Each hand's deck
+// proof is checked in the page ("Verify this hand", verify.js).
 
 import { get } from "../api.js";
 import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
@@ -10,6 +11,7 @@ import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
 import { presetTitle } from "../rules.js";
 import { Names, describe, handResult, resultLines } from "../story.js";
 import { renderCentre, renderSeats } from "../table/render.js";
+import { commitmentNode, publishedRoot, verifyHand } from "../verify.js";
 
 const parts = location.pathname.split("/");
 const gameId = parts[1] === "games" ? Number(parts[2]) : null;
@@ -99,10 +101,11 @@ function open(hand, steps) {
   $("[data-replay-title]").textContent = `Hand #${hand.number}`;
   history.replaceState(null, "", `#hand-${hand.number}`);
   fill($("[data-replay-log]"), steps.map((step, i) => h("li", { dataset: { step: String(i) } },
-    stepText(step, i))));
+    stepText(step, i), (step.notes || []).map((note) => ` ${describe(note, names, money) || ""}`))));
   show(0);
   $("[data-replay-title]").focus();
   downloadLinks(hand);
+  verifySection(hand);
 }
 
 function show(index) {
@@ -159,12 +162,38 @@ function downloadLinks(hand) {
     : h("span", { class: "muted" }, "This hand has no stored record to download."));
 }
 
+// -- verify this hand ------------------------------------------------------------------------
+
+function verifySection(hand) {
+  $("[data-verify]").hidden = !hand.handId;
+  fill($("[data-verify-commitment]"), commitmentNode(publishedRoot(hand.events)));
+  fill($("[data-verify-result]"));
+}
+
+async function verifyCurrent() {
+  if (!current || !current.hand.handId) return;
+  const { hand } = current;
+  // a box of this check's own: opening another hand meanwhile drops it from the page
+  const box = h("div");
+  fill($("[data-verify-result]"), box);
+  const button = $("[data-verify-button]");
+  button.disabled = true;
+  try {
+    await verifyHand(box, { handId: hand.handId, events: hand.events });
+  } catch (error) {
+    fill(box, h("p", { class: "error", "data-verify-message": "" }, `The check could not run: ${error.message || error}`));
+  } finally {
+    button.disabled = false;
+  }
+}
+
 async function main() {
   me = await startPage();
   listenForNotices();
   for (const button of document.querySelectorAll("[data-step]")) {
     button.addEventListener("click", () => move(button.dataset.step));
   }
+  $("[data-verify-button]").addEventListener("click", verifyCurrent);
   $("[data-replay]").addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
     const keys = { ArrowRight: "next", ArrowLeft: "prev", Home: "start", End: "end", PageDown: "next-street", PageUp: "prev-street" };
