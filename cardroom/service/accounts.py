@@ -17,7 +17,7 @@ from functools import cache
 from argon2 import PasswordHasher
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from cardroom.service.admin import Actor, check_reason, record_admin_action, require_admin
 from cardroom.service.context import ServiceContext
@@ -37,6 +37,7 @@ from cardroom.service.users import (
     name_key,
     user_named,
 )
+from cardroom.store.db import reading
 from cardroom.store.models import Role, User, UserSession
 
 TOKEN_BYTES = 32
@@ -196,12 +197,18 @@ def sign_out(ctx: ServiceContext, token: str) -> None:
 def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
     """The user a session token belongs to; refused if the session is unknown,
     revoked or expired, or the user is suspended."""
-    with ctx.transaction() as session:
+    # Every request asks this first: read-only, so on SQLite it waits for no writer
+    # (docs/storage.md), and one statement loads the session with its user.
+    with reading(), ctx.transaction() as session:
         return UserInfo.of(_session_for_token(ctx, session, token).user)
 
 
 def _session_for_token(ctx: ServiceContext, session: Session, token: str) -> UserSession:
-    row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
+    row = session.scalar(
+        select(UserSession)
+        .where(UserSession.token_hash == token_hash(token))
+        .options(joinedload(UserSession.user))
+    )
     if row is None:
         raise AuthenticationFailed(SIGN_IN_AGAIN)
     # Suspending revokes every session: say why the token stopped working.

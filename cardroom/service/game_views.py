@@ -24,7 +24,7 @@ from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound, NotSeated
 from cardroom.service.game_records import GameDetail, PlayResult, StoredEvent
 from cardroom.service.game_tx import last_seq
-from cardroom.service.lobby import detail_in, game_detail
+from cardroom.service.lobby import GameMoment, detail_of, game_detail, moment_in
 from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GamePlayer
@@ -66,13 +66,13 @@ def view_events(events: Iterable[StoredEvent], seats: Mapping[int, int]) -> tupl
     return tuple(view_event(e, None if e.hand_id is None else seats.get(e.hand_id)) for e in events)
 
 
-def _seats_in_hands(
-    session: Session, game_id: int, viewer_id: int | None, hand_ids: Iterable[int | None]
-) -> dict[int, int]:
-    """Hand id -> the seat ``viewer_id`` was dealt in at, from each hand's
+def _hand_seats(
+    session: Session, game_id: int, hand_ids: Iterable[int | None]
+) -> dict[int, dict[int, int]]:
+    """Hand id -> {player: the seat they were dealt in at}, from each hand's
     ``HandDealt`` record (``players``: [seat, player, stack] triples)."""
     wanted = {h for h in hand_ids if h is not None}
-    if viewer_id is None or not wanted:
+    if not wanted:
         return {}
     rows = session.execute(
         select(GameEvent.hand_id, GameEvent.payload).where(
@@ -81,12 +81,32 @@ def _seats_in_hands(
             GameEvent.hand_id.in_(sorted(wanted)),
         )
     ).all()
-    seats: dict[int, int] = {}
+    seats: dict[int, dict[int, int]] = {}
     for hand_id, payload in rows:
-        for seat, player, _stack in payload.get("players", ()):
-            if player == viewer_id and hand_id is not None:
-                seats[hand_id] = seat
+        if hand_id is not None:
+            seats[hand_id] = {player: seat for seat, player, _stack in payload.get("players", ())}
     return seats
+
+
+def _viewer_seats(
+    hand_seats: Mapping[int, Mapping[int, int]], viewer_id: int | None
+) -> dict[int, int]:
+    """Hand id -> the seat ``viewer_id`` was dealt in at (hands they were dealt in)."""
+    if viewer_id is None:
+        return {}
+    return {
+        hand_id: players[viewer_id]
+        for hand_id, players in hand_seats.items()
+        if viewer_id in players
+    }
+
+
+def _seats_in_hands(
+    session: Session, game_id: int, viewer_id: int | None, hand_ids: Iterable[int | None]
+) -> dict[int, int]:
+    if viewer_id is None:
+        return {}
+    return _viewer_seats(_hand_seats(session, game_id, hand_ids), viewer_id)
 
 
 def _check_viewer(viewer_id: int | None) -> None:
@@ -173,35 +193,68 @@ def events_page(
         return EventsPage(events, last_seq(session, game_id))
 
 
-def update_for(
-    ctx: ServiceContext, game_id: int, viewer_id: int | None, after_seq: int
-) -> ViewerUpdate:
-    """Every event after ``after_seq`` and the game's state once they have happened,
-    for one viewer: what a live client needs after a change or on reconnecting.
+@dataclass(frozen=True)
+class GameChange:
+    """Every event after ``after_seq`` and the game once they have happened, before
+    any viewer's filter: read once after a change, then shown to each viewer of the
+    table (``update_from``) instead of one read per viewer."""
 
-    One read-only transaction. Where it sees one snapshot (SQLite) the state's
-    ``last_seq`` is the last event read; where each statement sees the latest commit
-    (PostgreSQL's READ COMMITTED), commands may land between the reads, and the
-    events are read on until they reach the state's ``last_seq``, so the state never
-    runs ahead of the events sent with it."""
-    _check_viewer(viewer_id)
+    after_seq: int
+    events: tuple[StoredEvent, ...]
+    hand_seats: Mapping[int, Mapping[int, int]]  # hand id -> {player: seat}
+    moment: GameMoment
+
+
+def change_after(ctx: ServiceContext, game_id: int, after_seq: int) -> GameChange:
+    """One read-only transaction. Where it sees one snapshot (SQLite; PostgreSQL's
+    REPEATABLE READ inside ``reading``) the moment's ``last_seq`` is the last event
+    read; were each statement to see the latest commit, commands could land between
+    the reads, so the events are read on until they reach the moment's ``last_seq``:
+    the state never runs ahead of the events sent with it."""
     _check_page(after_seq, EVENTS_PAGE_MAX)
-    now = ctx.now()
-    events: list[ViewedEvent] = []
+    events: list[StoredEvent] = []
     have = after_seq
     with reading(), ctx.transaction() as session:
         if type(game_id) is not int or session.get(Game, game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
         while True:
-            page = _events_after(session, game_id, viewer_id, have, EVENTS_PAGE_MAX)
-            events.extend(page)
+            page = session.scalars(
+                select(GameEvent)
+                .where(GameEvent.game_id == game_id, GameEvent.seq > have)
+                .order_by(GameEvent.seq)
+                .limit(EVENTS_PAGE_MAX)
+            ).all()
+            events.extend(StoredEvent.of(row) for row in page)
             if page:
                 have = page[-1].seq
             if len(page) == EVENTS_PAGE_MAX:
                 continue
-            detail = detail_in(session, game_id, viewer_id, now)
-            if detail.last_seq <= have:
-                return ViewerUpdate(tuple(events), detail)
+            moment = moment_in(session, game_id)
+            if moment.last_seq <= have:
+                seats = _hand_seats(session, game_id, (e.hand_id for e in events))
+                return GameChange(after_seq, tuple(events), seats, moment)
+
+
+def update_from(
+    change: GameChange, viewer_id: int | None, after_seq: int, now: datetime
+) -> ViewerUpdate:
+    """The change as ``viewer_id`` may see it, from event ``after_seq`` on (at or
+    after the change's own ``after_seq``). No database: many viewers, one read."""
+    if after_seq < change.after_seq:
+        raise ValueError("the change starts after what the viewer needs")
+    seats = _viewer_seats(change.hand_seats, viewer_id)
+    events = view_events((e for e in change.events if e.seq > after_seq), seats)
+    return ViewerUpdate(events, detail_of(change.moment, viewer_id, now))
+
+
+def update_for(
+    ctx: ServiceContext, game_id: int, viewer_id: int | None, after_seq: int
+) -> ViewerUpdate:
+    """Every event after ``after_seq`` and the game's state once they have happened,
+    for one viewer: what a live client needs after a change or on reconnecting."""
+    _check_viewer(viewer_id)
+    now = ctx.now()
+    return update_from(change_after(ctx, game_id, after_seq), viewer_id, after_seq, now)
 
 
 def seated_players(ctx: ServiceContext, game_id: int) -> tuple[int, ...]:

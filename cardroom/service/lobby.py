@@ -540,15 +540,36 @@ def game_detail(ctx: ServiceContext, game_id: int, viewer_id: int | None = None)
         return detail_in(session, game_id, viewer_id, now)
 
 
-def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:
-    """``game_detail`` inside a transaction the caller holds."""
+@dataclass(frozen=True)
+class GameMoment:
+    """A game as one commit left it, before any viewer's filter: read once after a
+    change and shown to every viewer of the table (``detail_of``). Nothing here may
+    be changed: several viewers read it at once."""
+
+    game: Game  # loaded, outside its session (expire_on_commit is off)
+    table: Table
+    host_name: str
+    names: Mapping[int, str]  # user id -> name, for everyone at the table
+    last_seq: int
+
+
+def moment_in(session: Session, game_id: int) -> GameMoment:
+    """The game's moment, inside a transaction the caller holds."""
     game = _game(session, game_id)
     table = table_from_dict(game.state)
-    host = session.get(User, game.host_id)
-    assert host is not None
-    users = dict(
-        session.execute(select(User.id, User.name).where(User.id.in_(table.players()))).all()
-    )
+    wanted = {game.host_id, *table.players()}
+    names = dict(session.execute(select(User.id, User.name).where(User.id.in_(wanted))).all())
+    return GameMoment(game, table, names.get(game.host_id, "?"), names, last_seq(session, game.id))
+
+
+def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:
+    """``game_detail`` inside a transaction the caller holds."""
+    return detail_of(moment_in(session, game_id), viewer_id, now)
+
+
+def detail_of(moment: GameMoment, viewer_id: int | None, now: datetime) -> GameDetail:
+    """The moment as ``viewer_id`` may see it (``game_detail``), without the database."""
+    game, table, users = moment.game, moment.table, moment.names
     t = seconds_of(game, now)
     viewer_seat = None
     for seat in table.seats.values():
@@ -562,7 +583,7 @@ def detail_in(session: Session, game_id: int, viewer_id: int | None, now: dateti
     if table.status is TableStatus.WAITING:
         cancel = game.last_activity_at + CANCEL_WAITING_AFTER
     return GameDetail(
-        summary=summary(game, table, host.name),
+        summary=summary(game, table, moment.host_name),
         seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
         hand=_hand_view(table, viewer_id, viewer_seat),
         level=table.level,
@@ -573,7 +594,7 @@ def detail_in(session: Session, game_id: int, viewer_id: int | None, now: dateti
         cancel_due_at=cancel,
         next_level_at=None if level is None else at(game, level[0]),
         finishes=tuple(table.finishes),
-        last_seq=last_seq(session, game.id),
+        last_seq=moment.last_seq,
     )
 
 

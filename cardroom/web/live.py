@@ -41,6 +41,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import seated_players
 from cardroom.web.fanout import Fanout, LocalFanout, fanout_for
+from cardroom.web.game_reads import SharedRead
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ class Live:
         self._ctx_of = ctx_of
         self.clock_enabled = clock
         self.games: dict[int, set[GameWatcher]] = {}
+        self.reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
         self.users: dict[int, set[UserWatcher]] = {}
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -210,6 +212,7 @@ class Live:
         if len(self._heard) > 100_000:
             self._heard.clear()  # a bound; forgetting only costs a repeated wake
         self._heard[game_id] = (seq, version)
+        self._invalidate(game_id)
         for watcher in list(self.games.get(game_id, ())):
             watcher.changed(seq, version)
         if self.users:
@@ -237,9 +240,22 @@ class Live:
     def everything_changed(self) -> None:
         """After a gap in what we heard (a listener reconnected): every local socket
         catches up, whatever it missed."""
-        for watchers in list(self.games.values()):
+        for game_id, watchers in list(self.games.items()):
+            self._invalidate(game_id)
             for watcher in list(watchers):
                 watcher.changed(EVERYTHING, EVERYTHING)
+
+    def _invalidate(self, game_id: int) -> None:
+        read = self.reads.get(game_id)
+        if read is not None:
+            read.invalidate()
+
+    def shared_read(self, game_id: int) -> SharedRead:
+        """The read the game's sockets in this process share (``game_reads``)."""
+        read = self.reads.get(game_id)
+        if read is None:
+            read = self.reads[game_id] = SharedRead()
+        return read
 
     def watch_game(self, game_id: int, watcher: GameWatcher) -> None:
         self.games.setdefault(game_id, set()).add(watcher)
@@ -250,6 +266,7 @@ class Live:
             watchers.discard(watcher)
             if not watchers:
                 del self.games[game_id]
+                self.reads.pop(game_id, None)
 
     def watch_user(self, user_id: int, watcher: UserWatcher) -> None:
         self.users.setdefault(user_id, set()).add(watcher)

@@ -34,7 +34,7 @@ from starlette.websockets import WebSocketState
 
 from cardroom.service import accounts
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, NotFound, ServiceError
-from cardroom.service.game_views import update_for
+from cardroom.service.game_views import update_for, update_from
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
 from cardroom.web.errors import validation_message
@@ -211,12 +211,20 @@ class GameFeed(Connection):
 
     async def catch_up(self, after: int | None = None) -> None:
         """Send the events after ``after`` (default: after what was sent) and a fresh
-        snapshot; on a wake with nothing new, nothing."""
+        snapshot; on a wake with nothing new, nothing. A wake shares one read of
+        the game with the game's other sockets here (``cardroom.web.game_reads``);
+        a resync (``after`` given) reads for this socket alone."""
         async with self._catching_up:
             start = self.sent_seq if after is None else after
-            update = await asyncio.to_thread(
-                update_for, self.live.ctx, self.game_id, self.viewer_id, start
-            )
+            if after is None:
+                change = await self.live.shared_read(self.game_id).after(
+                    self.live.ctx, self.game_id, start, self._oldest_needed
+                )
+                update = update_from(change, self.viewer_id, start, self.live.ctx.now())
+            else:
+                update = await asyncio.to_thread(
+                    update_for, self.live.ctx, self.game_id, self.viewer_id, start
+                )
             detail = update.detail
             if after is None and not update.events and detail.summary.version <= self.sent_version:
                 return
@@ -228,6 +236,16 @@ class GameFeed(Connection):
             await self.send(snapshot_message(detail))
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
+
+    def _oldest_needed(self) -> int:
+        """The oldest event a socket of this game here has not been sent (sockets
+        still taking their first snapshot, at 0, wait for it instead)."""
+        sent = [
+            feed.sent_seq
+            for feed in self.live.games.get(self.game_id, ())
+            if isinstance(feed, GameFeed) and feed.sent_seq > 0
+        ]
+        return min(sent, default=self.sent_seq)
 
     async def pump(self) -> None:
         while True:

@@ -1,0 +1,60 @@
+"""One read per change per process, shared by every socket watching the game.
+
+After a command the game's sockets all need the same thing: the events they have not
+seen and the table as it is now, each through its own viewer's filter. Reading it
+once per socket made a two-player table cost two reads per action and a table with
+spectators more; the read, not the filter, is the cost (docs/benchmarks.md, "Load
+test"). So the first socket woken by a change reads the game once
+(``game_views.change_after``, from the oldest event any of the game's sockets
+lacks), and the others, waiting on the same lock, find that read fresh and only
+filter it (``game_views.update_from``, no database).
+
+A read is fresh for a socket if it began after the socket's wake: every wake
+(``invalidate``) moves the game's epoch on, and a read remembers the epoch it began
+in. A wake that comes during a read therefore causes one more read, never a stale
+answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_views import GameChange, change_after
+
+
+class SharedRead:
+    """The last read of one game in this process, and the lock that makes one read
+    serve every socket woken by the same change."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.epoch = 0  # moves on at every wake
+        self.change: GameChange | None = None
+        self.read_in_epoch = -1  # the epoch the last read began in
+
+    def invalidate(self) -> None:
+        self.epoch += 1
+
+    async def after(
+        self,
+        ctx: ServiceContext,
+        game_id: int,
+        after_seq: int,
+        oldest_needed: Callable[[], int],
+    ) -> GameChange:
+        """A read of the game that began after the caller's wake and holds every
+        event after ``after_seq``; ``oldest_needed``: the lowest ``after_seq`` of the
+        game's sockets, so the one read serves them all."""
+        woken_in = self.epoch
+        async with self.lock:
+            change = self.change
+            fresh = change is not None and self.read_in_epoch >= woken_in
+            if fresh and change is not None and change.after_seq <= after_seq:
+                return change
+            began_in = self.epoch
+            start = min(after_seq, oldest_needed())
+            change = await asyncio.to_thread(change_after, ctx, game_id, start)
+            self.change, self.read_in_epoch = change, began_in
+            return change
