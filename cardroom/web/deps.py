@@ -82,14 +82,18 @@ class WebSettings:
 
 # -- the room -------------------------------------------------------------------------------
 
+# Dependencies that do no I/O are ``async def``: FastAPI runs a plain ``def``
+# dependency in the thread pool, a hop that costs more than the work (a request to
+# act went through seven). Only those that touch the database stay ``def``.
 
-def get_context(request: Request) -> ServiceContext:
+
+async def get_context(request: Request) -> ServiceContext:
     ctx = request.app.state.ctx
     assert isinstance(ctx, ServiceContext), "create_app's lifespan sets the context"
     return ctx
 
 
-def get_web_settings(request: Request) -> WebSettings:
+async def get_web_settings(request: Request) -> WebSettings:
     web = request.app.state.web
     assert isinstance(web, WebSettings)
     return web
@@ -99,7 +103,7 @@ ContextDep = Annotated[ServiceContext, Depends(get_context)]
 WebSettingsDep = Annotated[WebSettings, Depends(get_web_settings)]
 
 
-def require_json_body(request: Request) -> None:
+async def require_json_body(request: Request) -> None:
     """A body must be declared JSON. Browsers let a page on another site send a form
     (or text/plain) anywhere without asking; refusing those keeps a cross-site form
     from signing a visitor into someone else's account (login CSRF), since sign-in has
@@ -142,7 +146,7 @@ def csrf_token_for(session_token: str) -> str:
     return hmac.new(session_token.encode(), b"cardroom csrf token", hashlib.sha256).hexdigest()
 
 
-def credentials(
+async def credentials(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_session_cookie)],
@@ -183,14 +187,14 @@ def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession
 CurrentSession = Annotated[SignedInSession, Depends(current_session)]
 
 
-def current_user(session: CurrentSession) -> UserInfo:
+async def current_user(session: CurrentSession) -> UserInfo:
     return session.user
 
 
 CurrentUser = Annotated[UserInfo, Depends(current_user)]
 
 
-def admin_user(user: CurrentUser) -> UserInfo:
+async def admin_user(user: CurrentUser) -> UserInfo:
     """An early, uniform refusal for every admin route. The use cases check the role
     again inside their own transaction, which is what actually guards the data."""
     if not user.is_admin:

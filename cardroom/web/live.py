@@ -358,7 +358,7 @@ def live_of(app: Any) -> Live:
     return live
 
 
-def get_live(request: Request) -> Live:
+async def get_live(request: Request) -> Live:
     return live_of(request.app)
 
 
