@@ -1,12 +1,15 @@
-// Hand history: your games, a game's hands with their results, and any hand replayed
-// street by street, card by card. Built on GET /api/games/{id}/events, which shows
-// each viewer what they may see (their own cards, and shown hands). Each hand's deck
-// proof is checked in the page ("Verify this hand", verify.js).
+// Hand history: your games with your last ten hands of each (GET /api/me/history),
+// older ones page by page (GET /api/me/hands), and any hand replayed street by street,
+// card by card: from its stored record (GET /api/hands/{id}) in the list, from the
+// game's events (GET /api/games/{id}/events) on a table's page, which shows every hand
+// of the table as this viewer may see it (their own cards, and shown hands). Each
+// hand's deck proof is checked in the page ("Verify this hand", verify.js).
 
 import { get } from "../api.js";
+import { cardsName, cardsNode } from "../cards.js";
 import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
-import { $, fill, h } from "../dom.js";
-import { chips, dateTime } from "../format.js";
+import { $, announce, fill, h } from "../dom.js";
+import { chips, dateTime, plural } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
 import { presetTitle } from "../rules.js";
 import { Names, describe, handResult, resultLines } from "../story.js";
@@ -16,29 +19,155 @@ import { commitmentNode, publishedRoot, verifyHand } from "../verify.js";
 const parts = location.pathname.split("/");
 const gameId = parts[1] === "games" ? Number(parts[2]) : null;
 const names = new Names();
+const PAGE = 10; // hands a game shows, and each "More hands" adds
 let me = null;
 let table = { seatCount: 9, paysMoney: true, format: "cash" };
 let current = null; // {hand, steps, index}
+let opener = null; // what opened the replay: "Back to the hands" returns there
 
-// -- your games ------------------------------------------------------------------------------
+// -- your games and hands (GET /api/me/history) ------------------------------------------
 
-async function listGames() {
-  $("[data-games-section]").hidden = false;
-  const [mine, ledger] = await Promise.all([get("/api/me/games"), get("/api/me/ledger?limit=200")]);
-  const ids = new Map();
-  for (const g of mine.games) ids.set(g.id, `#${g.id} · ${presetTitle(g.preset)} ${g.format} · ${g.status}`);
-  for (const line of ledger.lines) {
-    if (line.game_id && !ids.has(line.game_id)) ids.set(line.game_id, `#${line.game_id}`);
+const STATUS = { waiting: "Waiting", running: "Running", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
+
+function signed(n, money) {
+  if (n > 0) return `+${money(n)}`;
+  if (n < 0) return `−${money(-n)}`;
+  return money(0);
+}
+
+function handRow(hand) {
+  const money = (n) => chips(n, hand.pays_money);
+  const label = `Replay hand ${hand.number} of game #${hand.game_id}`;
+  return h("tr", { dataset: { handId: String(hand.id), hand: String(hand.number) } },
+    h("th", { scope: "row", "data-label": "Hand" }, `#${hand.number}`),
+    h("td", { class: "you", "data-label": "You" }, hand.cards.length
+      ? cardsNode(hand.cards, { size: "1.6rem", label: `Your cards: ${cardsName(hand.cards)}` })
+      : h("span", { class: "muted" }, "—")),
+    h("td", { class: "board-cell", "data-label": "Board" }, hand.board.length
+      ? cardsNode(hand.board, { size: "1.6rem", label: `Board: ${cardsName(hand.board)}` })
+      : h("span", { class: "muted" }, "no flop")),
+    h("td", { class: `num ${hand.net > 0 ? "net-up" : hand.net < 0 ? "net-down" : ""}`, "data-label": "Result", "data-net": "" },
+      signed(hand.net, money)),
+    h("td", { class: "go" }, h("button", { type: "button", "aria-label": label, onclick: (event) => openStored(hand.id, event.currentTarget) }, "Replay")));
+}
+
+function gameNode(game) {
+  const id = game.game_id;
+  const heading = `game-${id}-h`;
+  const body = h("tbody", { "data-game-hands": "" }, game.hands.map(handRow));
+  const more = h("button", { type: "button", "data-more-hands": "", hidden: game.hands.length >= game.hands_played }, "More hands");
+  more.addEventListener("click", () => moreHands(id, body, more));
+  return h("section", { class: "history-game", dataset: { game: String(id) }, "aria-labelledby": heading },
+    h("h3", { id: heading }, h("a", { href: `/games/${id}/history` }, `#${id} · ${presetTitle(game.preset)}`)),
+    h("p", { class: "muted" },
+      `${STATUS[game.status] || game.status} · ${plural(game.hands_played, "hand")} dealt to you · last ${dateTime(game.last_played_at)}`),
+    h("table", { class: "data hand-list" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Your cards"), h("th", { scope: "col" }, "Board"),
+        h("th", { scope: "col", class: "num" }, "Result"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")))),
+      body),
+    h("p", { class: "row" }, more),
+    h("p", { class: "muted", "data-game-downloads": "" }, "Your hands of this game in one file: ",
+      h("a", { href: `/api/games/${id}/export?format=phh`, download: `cardroom-game-${id}.phhs` }, "PHH"), " · ",
+      h("a", { href: `/api/games/${id}/export?format=pokerstars`, download: `cardroom-game-${id}.txt` }, "PokerStars text")));
+}
+
+async function moreHands(id, body, button) {
+  const last = body.lastElementChild;
+  if (!last) return;
+  button.disabled = true;
+  try {
+    const page = await get(`/api/me/hands?game_id=${id}&before=${last.dataset.handId}&limit=${PAGE}`);
+    const rows = page.hands.map(handRow);
+    body.append(...rows);
+    button.hidden = page.next_before === null;
+    announce(`${plural(rows.length, "older hand")} of game #${id} listed.`);
+    if (button.hidden && rows.length) rows[0].querySelector("button").focus();
+  } catch (error) {
+    showError($("[data-error]"), error);
+  } finally {
+    button.disabled = false;
   }
-  const sorted = [...ids.entries()].sort((a, b) => b[0] - a[0]);
-  fill($("[data-games]"), sorted.length
-    ? sorted.map(([id, label]) => h("li", {}, h("a", { href: `/games/${id}/history` }, label)))
-    : h("li", { class: "muted" }, "You have not played yet."));
+}
+
+async function listHistory(before = null) {
+  const page = await get(before ? `/api/me/history?before=${before}` : "/api/me/history");
+  $("[data-history-games]").append(...page.games.map(gameNode));
+  const more = $("[data-more-games]");
+  more.hidden = page.next_before === null;
+  more.dataset.before = String(page.next_before || "");
+  return page;
+}
+
+async function showHistory() {
+  $("[data-history-section]").hidden = false;
+  const page = await listHistory();
+  $("[data-history-empty]").hidden = page.games.length > 0;
+  $("[data-more-games]").addEventListener("click", async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      const shown = $("[data-history-games]").children.length;
+      await listHistory(button.dataset.before);
+      const first = $("[data-history-games]").children[shown];
+      if (first) first.querySelector("a").focus();
+    } catch (error) {
+      showError($("[data-error]"), error);
+    } finally {
+      button.disabled = false;
+    }
+  });
   $("[data-open-game]").addEventListener("submit", (event) => {
     event.preventDefault();
     const id = Number(event.currentTarget.elements.game.value.replace("#", ""));
     if (Number.isInteger(id) && id > 0) location.assign(`/games/${id}/history`);
   });
+  const wanted = Number((location.hash.match(/^#replay-(\d+)$/) || [])[1]);
+  if (wanted) await openStored(wanted, null);
+}
+
+/**
+ * A stored hand (GET /api/hands/{id}, HandHistoryOut) as the replay walks a game's
+ * events: its HandDealt and DeckCommitted records, then the engine's events, which
+ * the room has already filtered for this viewer (another's unshown cards are null).
+ */
+function storedHand(data) {
+  const player = (p) => (p.user_id === null ? -p.seat : p.user_id); // an account gone
+  const seats = [...data.players].sort((a, b) => a.seat - b.seat);
+  const dealt = {
+    type: "HandDealt",
+    data: {
+      number: data.number,
+      button: data.button_seat,
+      small_blind: data.small_blind_seat,
+      big_blind: data.big_blind_seat,
+      blinds: [data.small_blind, data.big_blind],
+      players: seats.map((p) => [p.seat, player(p), p.starting_stack]),
+    },
+  };
+  const committed = data.deck_root ? [{ type: "DeckCommitted", data: { number: data.number, root: data.deck_root } }] : [];
+  return {
+    number: data.number,
+    handId: data.id,
+    gameId: data.game_id,
+    at: data.started_at,
+    anchor: `replay-${data.id}`,
+    title: `Hand #${data.number} · game #${data.game_id}`,
+    users: seats.map((p) => ({ seat: p.seat, user_id: player(p), name: p.name })),
+    table: { seatCount: data.seat_count, paysMoney: data.pays_money, format: data.pays_money ? "cash" : "tournament" },
+    events: [dealt, ...committed, ...data.events.map((e) => ({ type: e.type, data: e.data, created_at: e.at }))],
+  };
+}
+
+async function openStored(handId, from) {
+  try {
+    const hand = storedHand(await get(`/api/hands/${handId}`));
+    table = hand.table;
+    names.setUsers(hand.users);
+    open(hand, replay(hand), from);
+  } catch (error) {
+    showError($("[data-error]"), error);
+  }
 }
 
 // -- one game's hands ----------------------------------------------------------------------
@@ -83,7 +212,7 @@ async function showGame() {
       h("td", { "data-label": "" }, dateTime(hand.at)),
       h("td", { class: "wide", "data-label": "" }, line),
       h("td", { class: "num", "data-label": "You" }, net === null ? "—" : `${net > 0 ? "+" : ""}${money(net)}`),
-      h("td", {}, h("button", { type: "button", onclick: () => open(hand, steps) , "aria-label": `Replay hand ${hand.number}` }, "Replay")));
+      h("td", {}, h("button", { type: "button", onclick: (event) => open(hand, steps, event.currentTarget), "aria-label": `Replay hand ${hand.number}` }, "Replay")));
   });
   fill($("[data-hands]"), rows);
   $("[data-hands-empty]").hidden = rows.length > 0;
@@ -94,12 +223,14 @@ async function showGame() {
 
 // -- the replay ------------------------------------------------------------------------------
 
-function open(hand, steps) {
+function open(hand, steps, from = null) {
   names.setHand(hand.events[0].data);
   current = { hand, steps, index: 0 };
+  opener = from;
+  $("[data-back]").hidden = !from;
   $("[data-replay]").hidden = false;
-  $("[data-replay-title]").textContent = `Hand #${hand.number}`;
-  history.replaceState(null, "", `#hand-${hand.number}`);
+  $("[data-replay-title]").textContent = hand.title || `Hand #${hand.number}`;
+  history.replaceState(null, "", `#${hand.anchor || `hand-${hand.number}`}`);
   fill($("[data-replay-log]"), steps.map((step, i) => h("li", { dataset: { step: String(i) } },
     stepText(step, i), (step.notes || []).map((note) => ` ${describe(note, names, money) || ""}`))));
   show(0);
@@ -155,10 +286,11 @@ const EXPORT_ADDRESS = (hand, format) => `/api/hands/${hand.handId}/export?forma
 const PROOF_ADDRESS = (hand) => `/api/hands/${hand.handId}/proof`;
 
 function downloadLinks(hand) {
+  const name = `hand-${hand.gameId || gameId}-${hand.number}`;
   fill($("[data-downloads]"), hand.handId
-    ? [h("a", { class: "button", href: EXPORT_ADDRESS(hand, "phh"), download: `hand-${gameId}-${hand.number}.phh` }, "Download PHH"),
-      h("a", { class: "button", href: EXPORT_ADDRESS(hand, "pokerstars"), download: `hand-${gameId}-${hand.number}.txt` }, "Download PokerStars text"),
-      h("a", { class: "button", href: PROOF_ADDRESS(hand), download: `hand-${gameId}-${hand.number}-proof.json` }, "Download deck proof")]
+    ? [h("a", { class: "button", href: EXPORT_ADDRESS(hand, "phh"), download: `${name}.phh` }, "Download PHH"),
+      h("a", { class: "button", href: EXPORT_ADDRESS(hand, "pokerstars"), download: `${name}.txt` }, "Download PokerStars text"),
+      h("a", { class: "button", href: PROOF_ADDRESS(hand), download: `${name}-proof.json` }, "Download deck proof")]
     : h("span", { class: "muted" }, "This hand has no stored record to download."));
 }
 
@@ -194,6 +326,9 @@ async function main() {
     button.addEventListener("click", () => move(button.dataset.step));
   }
   $("[data-verify-button]").addEventListener("click", verifyCurrent);
+  $("[data-back]").addEventListener("click", () => {
+    if (opener && opener.isConnected) opener.focus();
+  });
   $("[data-replay]").addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
     const keys = { ArrowRight: "next", ArrowLeft: "prev", Home: "start", End: "end", PageDown: "next-street", PageUp: "prev-street" };
@@ -204,7 +339,7 @@ async function main() {
   });
   try {
     if (gameId) await showGame();
-    else await listGames();
+    else await showHistory();
   } catch (error) {
     showError($("[data-error]"), error);
   }
