@@ -1,14 +1,15 @@
 """Notifications: what the room tells a player, on which channels, and when.
 
-**Deciding.** After every committed command on a game (a player's, the clock's, an
-admin's) the server calls ``on_game_change(ctx, game_id, events)``. In one
-transaction it records the notices the game's state now calls for:
+**Deciding.** Every command on a game (a player's, the clock's, an admin's) records
+the notices it calls for in its own transaction, right after it stores its events
+(``GameTx.save`` calls ``notices_in``), from the game row, table and events the
+command already holds, and returns them on its ``PlayResult`` (``notices``): one
+transaction and one commit per command, the table decoded once. The notices are:
 
 - *your turn*, when action rests on a player: keyed by game, hand and the seq of the
   event that started the turn (the last blind, hole card, board card or action), so
   one turn makes one notice however many commands, retries or server processes look
-  at it. The turn is read from the stored table, not from the events passed in: a
-  call that comes late notices the turn as it is now, never one already over;
+  at it. The turn is the table's as it is at the end of the command;
 - *game started*, for the players of a ``GameStarted``;
 - *game ended*, for a tournament's players (their place and prize) and for the
   players refunded by a cancellation (the reason and the refund).
@@ -16,7 +17,10 @@ transaction it records the notices the game's state now calls for:
 The player whose command it was (``actor_id``) is not told of the start or the end
 they caused. A ``(user_id, dedupe_key)`` unique constraint makes the insert itself
 the test, so only the call that records a notice returns it: the server pushes what
-it gets back to the player's WebSocket, and nothing twice.
+it gets back to the player's WebSocket, and nothing twice. ``on_game_change(ctx,
+game_id, events)`` does the same after the fact, in a transaction of its own, for
+the turn as it is by then (a command has usually told of it already: it then
+records and returns nothing).
 
 **Delivering.** Web Push and email go out later, from ``notice_deliveries`` rows due
 ``NotifySettings.delay_seconds`` after the notice (less for a short turn clock): a
@@ -42,9 +46,10 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -241,9 +246,19 @@ class Turn:
     turn_seq: int
 
 
-def current_turn(session: Session, game: Game, table: Table) -> Turn | None:
+def current_turn(
+    session: Session,
+    game: Game,
+    table: Table,
+    *,
+    hand_id: int | None = None,
+    events: Sequence[StoredEvent] = (),
+) -> Turn | None:
     """Whose turn it is at ``game`` now, and the event that started it; None while
-    no one is to act (between hands, all in, paused, over)."""
+    no one is to act (between hands, all in, paused, over). A caller in the
+    command's transaction saves the two reads: ``hand_id`` is the running hand's id
+    (``table.hands_dealt``'s row), and ``events`` the events it has just stored,
+    whose last turn starter of that hand, if any, started the turn."""
     hand = table.hand
     if game.status is not GameStatus.RUNNING or hand is None or hand.is_over:
         return None
@@ -251,22 +266,30 @@ def current_turn(session: Session, game: Game, table: Table) -> Turn | None:
     player = None if seat is None else table.hand_players.get(seat)
     if player is None:
         return None
-    hand_id = session.scalar(
-        select(HandRecord.id).where(
-            HandRecord.game_id == game.id, HandRecord.number == table.hands_dealt
-        )
-    )
     if hand_id is None:
-        return None
-    turn_seq = session.scalar(
-        select(func.max(GameEvent.seq)).where(
-            GameEvent.game_id == game.id,
-            GameEvent.hand_id == hand_id,
-            GameEvent.kind.in_(TURN_STARTERS),
+        hand_id = session.scalar(
+            select(HandRecord.id).where(
+                HandRecord.game_id == game.id, HandRecord.number == table.hands_dealt
+            )
         )
+        if hand_id is None:
+            return None
+    # Events are numbered in the order they happen: the stored ones of this command
+    # come after every other, so the last starter among them is the hand's last.
+    turn_seq = max(
+        (e.seq for e in events if e.hand_id == hand_id and e.kind in TURN_STARTERS),
+        default=None,
     )
-    if turn_seq is None:
-        return None
+    if turn_seq is None:  # nothing here moved the turn (a resume, a sit out...)
+        turn_seq = session.scalar(
+            select(func.max(GameEvent.seq)).where(
+                GameEvent.game_id == game.id,
+                GameEvent.hand_id == hand_id,
+                GameEvent.kind.in_(TURN_STARTERS),
+            )
+        )
+        if turn_seq is None:
+            return None
     return Turn(player, hand_id, int(turn_seq))
 
 
@@ -285,6 +308,55 @@ class _Draft:
     due_at: datetime | None = None  # a turn's clock: delivery should beat it
 
 
+def notices_in(
+    session: Session,
+    game: Game,
+    table: Table,
+    events: Sequence[StoredEvent],
+    *,
+    now: datetime,
+    actor_id: int | None = None,
+    hand_id: int | None = None,
+    just_stored: bool = False,
+    notify: NotifySettings | None = None,
+) -> list[Notice]:
+    """Record the notices a command on ``game`` calls for, in the transaction that
+    holds the game's row (locked) and its decoded ``table`` as the command left them,
+    and return the new ones. ``events``: the command's stored events; ``actor_id``:
+    the player whose command it was, who is not told of the start or end they
+    caused; ``hand_id``: the running hand's row id if the caller has it (one read
+    less).
+
+    ``just_stored``: this transaction stored ``events``, so no one can have told of
+    what they alone occasion (a start, an end, a turn one of them began): those
+    notices skip the read of what was told already. The insert stays the test
+    (``ON CONFLICT DO NOTHING``), so nothing is recorded twice either way.
+
+    It cannot fail for an ordinary reason: the texts are clipped to their columns,
+    every row it names exists in this transaction, and the unique keys are left to
+    ``ON CONFLICT``. A command may therefore run it in its own transaction, without
+    a savepoint."""
+    kinds = {event.kind for event in events}
+    drafts: list[_Draft] = []
+    if "GameStarted" in kinds:
+        drafts += _started(game, table, events)
+    if "TournamentFinished" in kinds:
+        drafts += _tournament_finished(session, game, table, events)
+    if "GameCancelled" in kinds:
+        drafts += _cancelled(game, table, events)
+    if actor_id is not None:
+        drafts = [d for d in drafts if d.user_id != actor_id]
+    fresh = len(drafts) if just_stored else 0
+    turn = current_turn(session, game, table, hand_id=hand_id, events=events)
+    if turn is not None:
+        drafts.append(_your_turn(game, table, turn))
+        if just_stored and any(e.seq == turn.turn_seq for e in events):
+            fresh += 1
+    if not drafts:
+        return []
+    return _store(session, game.id, drafts, _settings(notify), now, fresh=fresh)
+
+
 def on_game_change(
     ctx: ServiceContext,
     game_id: int,
@@ -293,31 +365,18 @@ def on_game_change(
     actor_id: int | None = None,
     notify: NotifySettings | None = None,
 ) -> list[Notice]:
-    """Record the notices a committed command at ``game_id`` calls for, in one
-    transaction, and return the new ones (a notice recorded before, by this call or
-    another process, is not returned again). ``events``: the command's events
-    (``PlayResult.events``); ``actor_id``: the player whose command it was, who is
-    not told of the start or end they caused."""
-    settings = _settings(notify)
+    """``notices_in`` after the fact, in a transaction of its own: the notices a
+    committed command at ``game_id`` calls for, with the turn as it is now (a call
+    that comes late tells of the turn as it is, never of one already over). The
+    command recorded them already, in its own transaction: this records only what
+    is missing, and returns only what it recorded."""
     now = ctx.now()
     with ctx.transaction() as session:
         game = session.get(Game, game_id) if type(game_id) is int else None
         if game is None:
             return []
         table = table_from_dict(game.state)
-        drafts: list[_Draft] = []
-        kinds = {event.kind for event in events}
-        if "GameStarted" in kinds:
-            drafts += _started(game, table, events)
-        if "TournamentFinished" in kinds:
-            drafts += _tournament_finished(session, game, table, events)
-        if "GameCancelled" in kinds:
-            drafts += _cancelled(game, table, events)
-        drafts = [d for d in drafts if d.user_id != actor_id]
-        turn = current_turn(session, game, table)
-        if turn is not None:
-            drafts.append(_your_turn(game, table, turn))
-        return _store(session, game.id, drafts, settings, now)
+        return notices_in(session, game, table, events, now=now, actor_id=actor_id, notify=notify)
 
 
 def _started(game: Game, table: Table, events: Iterable[StoredEvent]) -> list[_Draft]:
@@ -431,62 +490,60 @@ def _store(
     drafts: Sequence[_Draft],
     notify: NotifySettings,
     now: datetime,
+    *,
+    fresh: int = 0,
 ) -> list[Notice]:
+    """Record ``drafts``; the first ``fresh`` are of events this transaction stored,
+    which no one can have told of yet."""
     if not drafts:
         return []
-    # Most calls find every occasion told already (a command that did not move the
-    # turn): one read settles that before anything is written.
-    told = set(
-        session.execute(
-            select(NoticeRow.user_id, NoticeRow.dedupe_key).where(
-                NoticeRow.user_id.in_({d.user_id for d in drafts}),
-                NoticeRow.dedupe_key.in_({d.dedupe_key for d in drafts}),
-            )
-        ).all()
-    )
-    drafts = [d for d in drafts if (d.user_id, d.dedupe_key) not in told]
-    if not drafts:
-        return []
-    users = {d.user_id for d in drafts}
+    known = drafts[fresh:]
+    if known:
+        # A command that did not move the turn finds it told already: one read
+        # settles that before anything is written.
+        told = set(
+            session.execute(
+                _told_query(),
+                {
+                    "users": sorted({d.user_id for d in known}),
+                    "keys": sorted({d.dedupe_key for d in known}),
+                },
+            ).all()
+        )
+        drafts = [*drafts[:fresh], *(d for d in known if (d.user_id, d.dedupe_key) not in told)]
+        if not drafts:
+            return []
     # Each player's standing, channels and whether a browser is subscribed, at once.
-    browsers = (
-        select(func.count())
-        .where(PushSubscription.user_id == User.id)
-        .correlate(User)
-        .scalar_subquery()
-    )
     standing = {
-        user_id: (suspended, _preferences(row), bool(subscribed))
-        for user_id, suspended, row, subscribed in session.execute(
-            select(User.id, User.suspended, NotificationSettings, browsers)
-            .outerjoin(NotificationSettings, NotificationSettings.user_id == User.id)
-            .where(User.id.in_(users))
+        user_id: (
+            suspended,
+            DEFAULTS if has_settings is None else Preferences(*channels),
+            bool(subscribed),
+        )
+        for user_id, suspended, has_settings, *channels, subscribed in session.execute(
+            _standing_query(), {"users": sorted({d.user_id for d in drafts})}
         ).all()
     }
-    table = NoticeRow.__table__
+    notice_insert = _notice_insert(session.get_bind().dialect.name)
     notices: list[Notice] = []
     for draft in drafts:
         suspended, mine, has_browser = standing.get(draft.user_id, (True, DEFAULTS, False))
         if suspended:
             continue  # a suspended player cannot act on anything we would say
-        # Core, not ORM: this runs after every command, and the ORM's bookkeeping
-        # for an INSERT ... RETURNING costs more than the statement.
         notice_id = session.execute(
-            _insert(session, table)
-            .values(
-                user_id=draft.user_id,
-                kind=draft.kind,
-                game_id=game_id,
-                hand_id=draft.hand_id,
-                turn_seq=draft.turn_seq,
-                dedupe_key=draft.dedupe_key,
-                title=draft.text.title,
-                body=draft.text.body,
-                data=draft.data,
-                created_at=now,
-            )
-            .on_conflict_do_nothing(index_elements=["user_id", "dedupe_key"])
-            .returning(table.c.id)
+            notice_insert,
+            {
+                "user_id": draft.user_id,
+                "kind": draft.kind,
+                "game_id": game_id,
+                "hand_id": draft.hand_id,
+                "turn_seq": draft.turn_seq,
+                "dedupe_key": draft.dedupe_key,
+                "title": draft.text.title,
+                "body": draft.text.body,
+                "data": draft.data,
+                "created_at": now,
+            },
         ).scalar()
         if notice_id is None:
             continue  # told just now by another process
@@ -529,6 +586,59 @@ def _store(
             )
         )
     return notices
+
+
+# The statements ``_store`` runs after nearly every command, built once (on first
+# use, when every model is mapped): building them costs more than running them.
+
+
+@cache
+def _told_query() -> Any:
+    return select(NoticeRow.user_id, NoticeRow.dedupe_key).where(
+        NoticeRow.user_id.in_(bindparam("users", expanding=True)),
+        NoticeRow.dedupe_key.in_(bindparam("keys", expanding=True)),
+    )
+
+
+@cache
+def _standing_query() -> Any:
+    """Per player: id, suspended, whether a settings row exists, the five channel
+    settings in ``Preferences`` order, and how many browsers are subscribed."""
+    browsers = (
+        select(func.count())
+        .where(PushSubscription.user_id == User.id)
+        .correlate(User)
+        .scalar_subquery()
+    )
+    row = NotificationSettings
+    return (
+        select(
+            User.id,
+            User.suspended,
+            row.user_id,
+            row.in_app,
+            row.browser,
+            row.web_push,
+            row.email,
+            row.email_address,
+            browsers,
+        )
+        .outerjoin(row, row.user_id == User.id)
+        .where(User.id.in_(bindparam("users", expanding=True)))
+    )
+
+
+@cache
+def _notice_insert(dialect: str) -> Any:
+    """``INSERT ... ON CONFLICT DO NOTHING RETURNING id`` into ``notices``, in Core:
+    the ORM's bookkeeping for an insert with RETURNING costs more than the statement."""
+    table = NoticeRow.metadata.tables[NoticeRow.__tablename__]
+    dml = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return (
+        dml(table)
+        .on_conflict_do_nothing(index_elements=["user_id", "dedupe_key"])
+        .returning(table.c.id)
+    )
 
 
 def _delay(notify: NotifySettings, now: datetime, turn_due: datetime | None) -> timedelta:
