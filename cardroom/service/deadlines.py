@@ -131,6 +131,7 @@ def _fire_one(
             # The savepoint undid the work: report the game as it still is.
             session.refresh(tx.game)
             tx.stored.clear()
+            tx.notices.clear()
         deadline.outcome = outcome[:REASON_MAX_LENGTH]
         return Fired(
             deadline_id,

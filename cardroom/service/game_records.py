@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom.store.models import GameEvent, GameFormat, GameStatus
+
+if TYPE_CHECKING:
+    # Only for the annotation: the notifications module imports this one.
+    from cardroom.service.notifications import Notice
 
 
 @dataclass(frozen=True)
@@ -34,13 +38,17 @@ class PlayResult:
     """The answer to every command on a game: the version the table is at now and
     the events the command added, in order. ``replayed`` is true when an idempotency
     key matched an earlier request: nothing was done again, and this is the answer
-    that request got."""
+    that request got. ``notices``: what the command recorded for players to be told
+    (your turn, a start, an end), in its own transaction; for the server to push to
+    their ``/ws/me`` sockets. A replayed answer carries none (they went out with the
+    first)."""
 
     game_id: int
     version: int
     status: GameStatus
     events: tuple[StoredEvent, ...]
     replayed: bool = False
+    notices: tuple[Notice, ...] = ()
 
     def to_response(self) -> dict[str, Any]:
         """What is kept under an idempotency key (the events are re-read by number)."""

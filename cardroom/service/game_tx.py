@@ -14,23 +14,26 @@ that follows from it:
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
-``save`` writes the table back, bumps the version, keeps ``game_players`` in step and
-reschedules the game's deadlines. Requests carry the version they saw and an
-optional idempotency key (``check_request`` / ``finish_request``).
+``save`` writes the table back, bumps the version, keeps ``game_players`` in step,
+reschedules the game's deadlines and records the notices the stored events call for
+(``cardroom.service.notifications.notices_in``: your turn, a start, an end), which
+``result`` returns. Requests carry the version they saw and an optional idempotency
+key (``check_request`` / ``finish_request``).
 
 Table times are seconds since the game was created (``schedule.seconds_of``).
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from cardroom.actions import IllegalAction
@@ -86,6 +89,11 @@ from cardroom.table.events import (
     Rebought,
     table_event_to_dict,
 )
+
+if TYPE_CHECKING:
+    from cardroom.service.notifications import Notice
+
+log = logging.getLogger(__name__)
 
 # Which transfer each money record makes (the sign of its balance_change says which
 # way: a debit goes from the player to the game).
@@ -158,7 +166,10 @@ class GameTx:
     records: list[_Record] = field(default_factory=list)
     changed: bool = False
     stored: list[StoredEvent] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)  # recorded by ``save``
     _account: LedgerAccount | None = None
+    # The row of the hand last dealt or played in this transaction.
+    _hand: HandRecord | None = None
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
     _seating: tuple[frozenset[tuple[int, int]], bool] | None = None
@@ -245,7 +256,13 @@ class GameTx:
         return result
 
     def result(self) -> PlayResult:
-        return PlayResult(self.game.id, self.game.version, self.game.status, tuple(self.stored))
+        return PlayResult(
+            self.game.id,
+            self.game.version,
+            self.game.status,
+            tuple(self.stored),
+            notices=tuple(self.notices),
+        )
 
     def _replay(self, response: dict[str, Any]) -> PlayResult:
         events: tuple[StoredEvent, ...] = ()
@@ -297,6 +314,8 @@ class GameTx:
                 row = self._hand_row(table.hands_dealt)
                 hand_events = list(hand.events[seen:])
             ordered = [*hand_events, *events]
+        if row is not None:
+            self._hand = row
         reasons = {e.player: e.reason for e in events if isinstance(e, PlayerLeft)}
         for event in events:
             self._move_money(event, row, reasons)
@@ -478,6 +497,7 @@ class GameTx:
             game.ended_at = self.now
         game.status = status
         game.last_activity_at = self.now
+        first = len(self.stored)
         seq = last_seq(self.session, game.id)
         for record in self.records:
             seq += 1
@@ -503,6 +523,37 @@ class GameTx:
         wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
         store_deadlines(self.session, game, wanted, self.now)
         self.session.flush()
+        if len(self.stored) > first:
+            self._record_notices(self.stored[first:])
+
+    def _record_notices(self, events: Sequence[StoredEvent]) -> None:
+        """The notices ``events`` call for, recorded in this transaction (no second
+        one after the commit, the table not decoded again). A notice is a courtesy:
+        a mistake in deciding one is logged and the command goes on. A failed
+        statement is not caught: on PostgreSQL it has aborted the transaction, so
+        the command could not commit anyway (``notices_in`` says why none should
+        fail; a savepoint to survive one would cost every command a round trip)."""
+        # Imported here: the notifications module imports the lobby and the clock,
+        # which import this one.
+        from cardroom.service import notifications
+
+        hand = self._hand
+        hand_id = hand.id if hand is not None and hand.number == self.table.hands_dealt else None
+        try:
+            self.notices += notifications.notices_in(
+                self.session,
+                self.game,
+                self.table,
+                events,
+                now=self.now,
+                actor_id=self.actor_id,
+                hand_id=hand_id,
+                just_stored=True,
+            )
+        except SQLAlchemyError:
+            raise
+        except Exception:
+            log.exception("could not record the notices of game %s", self.game.id)
 
     def _seating_now(self) -> tuple[frozenset[tuple[int, int]], bool]:
         table = self.table

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import pytest
 # fixtures that empty every table (tests/conftest.py) empty these too.
 import cardroom.store.notify_models  # noqa: F401
 from cardroom.notify.settings import NotifySettings
+from cardroom.service import notifications
 from tests.notify.receivers import MailServer, PushReceiver
 
 
@@ -28,25 +29,45 @@ def mail() -> Iterator[MailServer]:
         yield running
 
 
+RoomNotify = Callable[[NotifySettings], NotifySettings]
+
+
 @pytest.fixture
-def notify(tmp_path: Path) -> NotifySettings:
+def room_notify(monkeypatch: pytest.MonkeyPatch) -> RoomNotify:
+    """Make settings the room's own from now on: what commands record their notices
+    with, in their transaction (a server reads them from its environment once,
+    ``environ_settings``). Returns them."""
+
+    def use(settings: NotifySettings) -> NotifySettings:
+        monkeypatch.setattr(notifications, "environ_settings", lambda: settings)
+        return settings
+
+    return use
+
+
+@pytest.fixture
+def notify(tmp_path: Path, room_notify: RoomNotify) -> NotifySettings:
     """No mail server, no delays or gaps, local push endpoints allowed, and a VAPID
-    key file of the test's own."""
-    return NotifySettings(
-        public_url="https://cards.example.org",
-        vapid_file=tmp_path / "vapid.json",
-        vapid_subject="mailto:room@cards.example.org",
-        smtp_from="room@cards.example.org",
-        delay_seconds=0,
-        push_gap_seconds=0,
-        email_gap_seconds=0,
-        push_allow_insecure=True,
-        push_timeout_seconds=5.0,
-        smtp_timeout_seconds=5.0,
+    key file of the test's own; the room's settings."""
+    return room_notify(
+        NotifySettings(
+            public_url="https://cards.example.org",
+            vapid_file=tmp_path / "vapid.json",
+            vapid_subject="mailto:room@cards.example.org",
+            smtp_from="room@cards.example.org",
+            delay_seconds=0,
+            push_gap_seconds=0,
+            email_gap_seconds=0,
+            push_allow_insecure=True,
+            push_timeout_seconds=5.0,
+            smtp_timeout_seconds=5.0,
+        )
     )
 
 
 @pytest.fixture
-def notify_mail(notify: NotifySettings, mail: MailServer) -> NotifySettings:
-    """``notify`` with the local mail server, in plain SMTP."""
-    return replace(notify, smtp_host="127.0.0.1", smtp_port=mail.port, smtp_tls="none")
+def notify_mail(
+    notify: NotifySettings, mail: MailServer, room_notify: RoomNotify
+) -> NotifySettings:
+    """``notify`` with the local mail server, in plain SMTP; the room's settings."""
+    return room_notify(replace(notify, smtp_host="127.0.0.1", smtp_port=mail.port, smtp_tls="none"))

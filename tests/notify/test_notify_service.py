@@ -1,5 +1,8 @@
 """Deciding and delivering notices, through real games on both databases, with Web
-Push to the local push service (decrypted there) and email to the local SMTP server."""
+Push to the local push service (decrypted there) and email to the local SMTP server.
+
+Commands record their notices in their own transaction and return them
+(``PlayResult.notices``); ``on_game_change`` records what is missing after the fact."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import accounts, lobby, play, table_admin
@@ -28,7 +31,9 @@ from cardroom.store.notify_models import (
     NoticeKind,
     PushSubscription,
 )
+from cardroom.store.notify_models import Notice as NoticeRow
 from tests.conftest import FakeClock
+from tests.notify.conftest import RoomNotify
 from tests.notify.receivers import FakeBrowser, MailServer, PushReceiver, free_port
 from tests.service.gamekit import (
     detail,
@@ -48,18 +53,29 @@ ALL_ON = Preferences(web_push=True, email=True, email_address="bob@example.com")
 def changed(
     ctx: ServiceContext, notify: NotifySettings, result: PlayResult, actor: int | None = None
 ) -> list[Notice]:
+    """What ``on_game_change`` records after the fact for ``result``."""
     return notes.on_game_change(ctx, result.game_id, result.events, actor_id=actor, notify=notify)
 
 
-def heads_up(
-    ctx: ServiceContext, notify: NotifySettings, **options: object
-) -> tuple[int, int, int, list[Notice]]:
+def told(result: PlayResult) -> list[Notice]:
+    """What the command recorded in its own transaction."""
+    return list(result.notices)
+
+
+def forget_notices(ctx: ServiceContext) -> None:
+    """As if no one had been told anything yet."""
+    with ctx.transaction() as session:
+        session.execute(delete(NoticeDelivery))
+        session.execute(delete(NoticeRow))
+
+
+def heads_up(ctx: ServiceContext, **options: object) -> tuple[int, int, int, list[Notice]]:
     """alice hosts, bob joins, alice starts: (game, alice, bob, the start's notices)."""
     alice, bob = players(ctx, "alice", "bob")
     game = lobby.create_game(ctx, alice, GameOptions(**options)).game_id  # type: ignore[arg-type]
     lobby.join(ctx, game, bob)
     started = lobby.start(ctx, game, alice, source=source(1))
-    return game, alice, bob, changed(ctx, notify, started, alice)
+    return game, alice, bob, told(started)
 
 
 def act_for_whoever(ctx: ServiceContext, game: int, kind: str = "call") -> PlayResult:
@@ -92,7 +108,7 @@ def deliveries(ctx: ServiceContext) -> list[tuple[int, Channel, DeliveryStatus, 
 def test_a_start_tells_the_others_and_the_player_to_act(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, bob, notices = heads_up(ctx, notify)
+    game, alice, bob, notices = heads_up(ctx)
     by_kind = {(n.kind, n.user_id) for n in notices}
     # alice started it and is not told; heads up, the button (alice) acts first.
     assert by_kind == {(NoticeKind.GAME_STARTED, bob), (NoticeKind.YOUR_TURN, alice)}
@@ -114,11 +130,14 @@ def test_a_start_tells_the_others_and_the_player_to_act(
 def test_one_notice_per_turn_however_often_it_is_asked(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify)
+    game, alice, bob, _ = heads_up(ctx)
     assert notes.on_game_change(ctx, game, [], notify=notify) == []
     acted = act_for_whoever(ctx, game)  # alice calls: bob's option
-    [turn] = changed(ctx, notify, acted, alice)
+    [turn] = told(acted)
     assert (turn.kind, turn.user_id) == (NoticeKind.YOUR_TURN, bob)
+    # Asked again after the commit (as the server did before commands recorded their
+    # own notices): nothing new, nothing returned to push a second time.
+    assert changed(ctx, notify, acted, alice) == []
     assert changed(ctx, notify, acted, alice) == []
     page = notes.list_notices(ctx, bob, notify=notify)
     assert [n.kind for n in page.notices] == [NoticeKind.YOUR_TURN, NoticeKind.GAME_STARTED]
@@ -127,11 +146,11 @@ def test_one_notice_per_turn_however_often_it_is_asked(
 def test_the_same_player_to_act_again_is_a_new_turn(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify)
-    changed(ctx, notify, act_for_whoever(ctx, game), alice)  # alice calls
+    game, _alice, bob, _ = heads_up(ctx)
+    act_for_whoever(ctx, game)  # alice calls
     # bob checks: the flop, and heads up the big blind (bob) acts first after it.
     flop = act_for_whoever(ctx, game, "check")
-    [turn] = changed(ctx, notify, flop, bob)
+    [turn] = told(flop)
     assert turn.user_id == bob and turn.data["street"] == "flop"
     assert turn.body.startswith("Hand 1, flop: you can check")
 
@@ -139,9 +158,10 @@ def test_the_same_player_to_act_again_is_a_new_turn(
 def test_a_late_call_tells_of_the_turn_as_it_is_now(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, _bob, _ = heads_up(ctx, notify)
+    game, alice, _bob, _ = heads_up(ctx)
     first = act_for_whoever(ctx, game)  # bob's turn...
     act_for_whoever(ctx, game, "check")  # ...over already: the flop, bob again
+    forget_notices(ctx)
     [turn] = changed(ctx, notify, first, alice)
     assert turn.data["street"] == "flop"
 
@@ -153,12 +173,26 @@ def test_no_turn_notice_while_paused(
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
     started = lobby.start(ctx, game, alice, source=source(1))
+    forget_notices(ctx)  # the start told alice of her turn: as if it had not
     paused = table_admin.pause(ctx, alice, game, "dinner")
     assert detail(ctx, game).summary.status is GameStatus.PAUSED
-    assert changed(ctx, notify, paused) == []
+    assert told(paused) == [] and changed(ctx, notify, paused) == []
     assert [n.kind for n in changed(ctx, notify, started, alice)] == [NoticeKind.GAME_STARTED]
+    # The resume tells of the turn; none of its events started it (the turn's
+    # event is read from the stored ones).
     resumed = table_admin.resume(ctx, alice, game, "back")
-    assert [n.kind for n in changed(ctx, notify, resumed, alice)] == [NoticeKind.YOUR_TURN]
+    assert not {e.kind for e in resumed.events} & set(notes.TURN_STARTERS)
+    [turn] = told(resumed)
+    assert (turn.kind, turn.user_id) == (NoticeKind.YOUR_TURN, alice)
+    assert changed(ctx, notify, resumed, alice) == []
+
+
+def test_a_pause_and_a_resume_is_the_same_turn(ctx: ServiceContext, notify: NotifySettings) -> None:
+    game, alice, _bob, notices = heads_up(ctx)
+    [turn] = your_turns(notices)
+    assert told(table_admin.pause(ctx, alice, game, "dinner")) == []
+    assert told(table_admin.resume(ctx, alice, game, "back")) == []
+    assert [n.id for n in notes.list_notices(ctx, alice, notify=notify).notices] == [turn.id]
 
 
 def test_a_cancellation_tells_everyone_refunded(
@@ -168,7 +202,7 @@ def test_a_cancellation_tells_everyone_refunded(
     game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
     lobby.join(ctx, game, bob)
     cancelled = lobby.cancel_game(ctx, CONSOLE, game, "No activity for 72 hours")
-    notices = changed(ctx, notify, cancelled)
+    notices = told(cancelled)
     assert sorted(n.user_id for n in notices) == [alice, bob]
     for notice in notices:
         assert notice.kind is NoticeKind.GAME_ENDED
@@ -196,9 +230,15 @@ def test_a_tournament_end_tells_each_player_their_place_and_prize(
         results += everyone_continues(ctx, game, source(100 + hand))
     last = results[-1]
     assert "TournamentFinished" in [e.kind for e in last.events]
-    ended = {n.user_id: n for n in changed(ctx, notify, last) if n.kind is NoticeKind.GAME_ENDED}
     winner = next(e.payload["winner"] for e in last.events if e.kind == "TournamentFinished")
     loser = ({alice, bob} - {winner}).pop()
+    # The last call ended it: its player is not told, the other is, by the command.
+    [other] = [n for n in told(last) if n.kind is NoticeKind.GAME_ENDED]
+    assert other.user_id in (alice, bob)
+    # Told by the clock (no actor), both would be: on_game_change after the fact.
+    forget_notices(ctx)
+    ended = {n.user_id: n for n in changed(ctx, notify, last) if n.kind is NoticeKind.GAME_ENDED}
+    assert ended[other.user_id].body == other.body
     assert set(ended) == {alice, bob}
     assert ended[winner].body == "You won the tournament, out of 2 players, and you take $20.00."
     name = "alice" if winner == alice else "bob"
@@ -212,14 +252,17 @@ def test_a_suspended_player_is_not_told(ctx: ServiceContext, notify: NotifySetti
     lobby.join(ctx, game, bob)
     started = lobby.start(ctx, game, alice, source=source(1))
     accounts.suspend(ctx, CONSOLE, "bob", "testing")
+    assert told(act_for_whoever(ctx, game)) == []  # alice calls: bob's turn, untold
+    forget_notices(ctx)
     assert bob not in {n.user_id for n in changed(ctx, notify, started, alice)}
 
 
 def test_two_processes_at_once_record_one_notice(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, _bob, _ = heads_up(ctx, notify)
+    game, alice, _bob, _ = heads_up(ctx)
     acted = act_for_whoever(ctx, game)
+    forget_notices(ctx)  # the act told bob: as if it had not
     got: list[list[Notice]] = []
     barrier = threading.Barrier(4)
 
@@ -236,16 +279,20 @@ def test_two_processes_at_once_record_one_notice(
 
 
 def test_a_notice_waits_before_going_out_less_for_a_short_clock(
-    ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver, clock: FakeClock
+    ctx: ServiceContext,
+    notify: NotifySettings,
+    receiver: PushReceiver,
+    clock: FakeClock,
+    room_notify: RoomNotify,
 ) -> None:
-    slow = replace(notify, delay_seconds=30)
+    slow = room_notify(replace(notify, delay_seconds=30))
     alice, bob = players(ctx, "alice", "bob")
     for user in (alice, bob):
         notes.set_preferences(ctx, user, PUSH_ON, notify=slow)
         subscribe(ctx, slow, user, receiver.browser(f"u{user}"))
     game = lobby.create_game(ctx, alice, GameOptions(preset="standard")).game_id  # 30 s clock
     lobby.join(ctx, game, bob)
-    notices = changed(ctx, slow, lobby.start(ctx, game, alice, source=source(1)), alice)
+    notices = told(lobby.start(ctx, game, alice, source=source(1)))
     due = {n.kind: n.deliver_at for n in notices}
     assert due == {
         NoticeKind.GAME_STARTED: clock.moment + timedelta(seconds=30),
@@ -273,8 +320,8 @@ def test_push_and_email_go_out_decrypted_and_linked(
     subscribe(ctx, notify_mail, bob, browser)
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
-    changed(ctx, notify_mail, lobby.start(ctx, game, alice, source=source(1)), alice)
-    [turn] = changed(ctx, notify_mail, act_for_whoever(ctx, game), alice)
+    lobby.start(ctx, game, alice, source=source(1))
+    [turn] = told(act_for_whoever(ctx, game))
     assert turn.user_id == bob and turn.deliver_at is not None
 
     # bob's "game started" and "your turn" go as one push and one email.
@@ -302,15 +349,15 @@ def test_push_and_email_go_out_decrypted_and_linked(
 
 
 def test_deliver_sends_one_notice_now(
-    ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
+    ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver, room_notify: RoomNotify
 ) -> None:
-    slow = replace(notify, delay_seconds=600)
+    slow = room_notify(replace(notify, delay_seconds=600))
     alice, bob = players(ctx, "alice", "bob")
     notes.set_preferences(ctx, alice, PUSH_ON, notify=slow)
     subscribe(ctx, slow, alice, receiver.browser("alice"))
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
-    [turn] = your_turns(changed(ctx, slow, lobby.start(ctx, game, alice, source=source(1)), alice))
+    [turn] = your_turns(told(lobby.start(ctx, game, alice, source=source(1))))
     assert notes.deliver_due(ctx, notify=slow) == 0  # not due for a while
     notes.deliver(ctx, turn, notify=slow)
     [push] = receiver.pushes
@@ -328,9 +375,7 @@ def test_a_turn_over_before_delivery_is_not_sent(
     subscribe(ctx, notify, alice, receiver.browser("alice"))
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
-    [turn] = your_turns(
-        changed(ctx, notify, lobby.start(ctx, game, alice, source=source(1)), alice)
-    )
+    [turn] = your_turns(told(lobby.start(ctx, game, alice, source=source(1))))
     act_for_whoever(ctx, game)  # alice acts at the table before the push goes
     notes.deliver(ctx, turn, notify=notify)
     assert receiver.pushes == []
@@ -342,10 +387,10 @@ def test_a_turn_over_before_delivery_is_not_sent(
 def test_a_notice_read_in_the_room_is_not_sent(
     ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
 ) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify)
+    game, _alice, bob, _ = heads_up(ctx)
     notes.set_preferences(ctx, bob, PUSH_ON, notify=notify)
     subscribe(ctx, notify, bob, receiver.browser("bob"))
-    [turn] = changed(ctx, notify, act_for_whoever(ctx, game), alice)
+    [turn] = told(act_for_whoever(ctx, game))
     read = notes.mark_read(ctx, bob, turn.id, notify=notify)
     assert read.read_at is not None
     assert notes.deliver_due(ctx, notify=notify) == 0
@@ -356,9 +401,9 @@ def test_a_notice_read_in_the_room_is_not_sent(
 def test_a_channel_turned_off_meanwhile_is_skipped(
     ctx: ServiceContext, notify_mail: NotifySettings, mail: MailServer
 ) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify_mail)
+    game, _alice, bob, _ = heads_up(ctx)
     notes.set_preferences(ctx, bob, EMAIL_ON, notify=notify_mail)
-    changed(ctx, notify_mail, act_for_whoever(ctx, game), alice)
+    act_for_whoever(ctx, game)
     notes.set_preferences(ctx, bob, Preferences(), notify=notify_mail)
     notes.deliver_due(ctx, notify=notify_mail)
     assert mail.messages == []
@@ -366,9 +411,13 @@ def test_a_channel_turned_off_meanwhile_is_skipped(
 
 
 def test_the_gap_holds_messages_back_and_then_sends_them_as_one(
-    ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver, clock: FakeClock
+    ctx: ServiceContext,
+    notify: NotifySettings,
+    receiver: PushReceiver,
+    clock: FakeClock,
+    room_notify: RoomNotify,
 ) -> None:
-    gapped = replace(notify, push_gap_seconds=60)
+    gapped = room_notify(replace(notify, push_gap_seconds=60))
     alice, bob, carol = players(ctx, "alice", "bob", "carol")
     notes.set_preferences(ctx, alice, PUSH_ON, notify=gapped)
     subscribe(ctx, gapped, alice, receiver.browser("alice"))
@@ -377,10 +426,10 @@ def test_the_gap_holds_messages_back_and_then_sends_them_as_one(
         game = lobby.create_game(ctx, alice, GameOptions()).game_id
         lobby.join(ctx, game, other)
         games.append(game)
-    changed(ctx, gapped, lobby.start(ctx, games[0], alice, source=source(1)), alice)
+    lobby.start(ctx, games[0], alice, source=source(1))
     assert notes.deliver_due(ctx, notify=gapped) == 1
     clock.advance(timedelta(seconds=10))
-    changed(ctx, gapped, lobby.start(ctx, games[1], alice, source=source(1)), alice)
+    lobby.start(ctx, games[1], alice, source=source(1))
     assert notes.deliver_due(ctx, notify=gapped) == 0  # too soon: held back
     assert notes.next_delivery_due(ctx) == clock.moment + timedelta(seconds=50)
     clock.advance(timedelta(seconds=50))
@@ -401,7 +450,7 @@ def test_turns_at_several_tables_coalesce_into_one_push(
     for other in (bob, carol):
         game = lobby.create_game(ctx, alice, GameOptions()).game_id
         lobby.join(ctx, game, other)
-        changed(ctx, notify, lobby.start(ctx, game, alice, source=source(1)), alice)
+        lobby.start(ctx, game, alice, source=source(1))
         games.append(game)
     assert notes.deliver_due(ctx, notify=notify) == 1
     [push] = receiver.pushes
@@ -421,7 +470,7 @@ def test_every_browser_gets_it_and_a_gone_one_is_forgotten(
     receiver.answer["/push/phone"] = 410
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
-    changed(ctx, notify, lobby.start(ctx, game, alice, source=source(1)), alice)
+    lobby.start(ctx, game, alice, source=source(1))
     notes.deliver_due(ctx, notify=notify)
     assert sorted(p.path for p in receiver.pushes) == ["/push/laptop", "/push/phone"]
     assert deliveries(ctx)[-1][2:] == (
@@ -434,12 +483,13 @@ def test_every_browser_gets_it_and_a_gone_one_is_forgotten(
 
 
 def test_a_mail_server_that_is_down_is_recorded_never_raised(
-    ctx: ServiceContext, notify: NotifySettings
+    ctx: ServiceContext, notify: NotifySettings, room_notify: RoomNotify
 ) -> None:
     broken = replace(notify, smtp_host="127.0.0.1", smtp_port=free_port(), smtp_tls="none")
-    game, alice, bob, _ = heads_up(ctx, broken)
+    broken = room_notify(broken)
+    game, _alice, bob, _ = heads_up(ctx)
     notes.set_preferences(ctx, bob, EMAIL_ON, notify=broken)
-    [turn] = changed(ctx, broken, act_for_whoever(ctx, game), alice)
+    [turn] = told(act_for_whoever(ctx, game))
     notes.deliver(ctx, turn, notify=broken)
     [(_, channel, status, outcome)] = deliveries(ctx)
     assert (channel, status) == (Channel.EMAIL, DeliveryStatus.FAILED)
@@ -449,9 +499,9 @@ def test_a_mail_server_that_is_down_is_recorded_never_raised(
 def test_delivery_never_raises_into_its_caller(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify)
+    game, _alice, bob, _ = heads_up(ctx)
     notes.set_preferences(ctx, bob, PUSH_ON, notify=notify)
-    [turn] = changed(ctx, notify, act_for_whoever(ctx, game), alice)
+    [turn] = told(act_for_whoever(ctx, game))
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the database went away")
@@ -527,10 +577,9 @@ def test_a_player_keeps_ten_browsers_at_most(
 
 
 def test_notices_page_newest_first_and_read(ctx: ServiceContext, notify: NotifySettings) -> None:
-    game, alice, bob, _ = heads_up(ctx, notify)
+    game, alice, bob, _ = heads_up(ctx)
     for _ in range(5):  # to the turn card: alice has acted at three streets
         act_for_whoever(ctx, game, "check")
-        notes.on_game_change(ctx, game, [], notify=notify)
     mine = notes.list_notices(ctx, alice, limit=2, notify=notify)
     everything = [n.id for n in notes.list_notices(ctx, alice, limit=100, notify=notify).notices]
     assert len(everything) == 3
