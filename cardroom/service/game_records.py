@@ -34,6 +34,18 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class AfterCommit:
+    """The table as a command left it, handed from its transaction to the sockets of
+    the process that committed it (``game_views.change_of``), which then need not
+    read back what was just written. Read-only from the commit on."""
+
+    game: Any  # the game's row (``Game``), loaded; expire_on_commit is off
+    table: Any  # the ``Table`` as saved
+    hand_id: int | None  # the row id of ``table.hand``, if this command touched it
+    last_seq: int  # the game's last event number
+
+
+@dataclass(frozen=True)
 class PlayResult:
     """The answer to every command on a game: the version the table is at now and
     the events the command added, in order. ``replayed`` is true when an idempotency
@@ -49,6 +61,7 @@ class PlayResult:
     events: tuple[StoredEvent, ...]
     replayed: bool = False
     notices: tuple[Notice, ...] = ()
+    after: AfterCommit | None = field(default=None, compare=False, repr=False)
 
     def to_response(self) -> dict[str, Any]:
         """What is kept under an idempotency key (the events are re-read by number)."""

@@ -51,7 +51,7 @@ from cardroom.service.game_errors import (
     TooManyWaitingGames,
     translated,
 )
-from cardroom.service.game_records import PlayResult, StoredEvent
+from cardroom.service.game_records import AfterCommit, PlayResult, StoredEvent
 from cardroom.service.money import pay
 from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
 from cardroom.store import ledger
@@ -262,6 +262,12 @@ class GameTx:
             self.game.status,
             tuple(self.stored),
             notices=tuple(self.notices),
+            after=AfterCommit(
+                self.game,
+                self.table,
+                None if self._hand is None else self._hand.id,
+                self.stored[-1].seq if self.stored else 0,
+            ),
         )
 
     def _replay(self, response: dict[str, Any]) -> PlayResult:

@@ -115,13 +115,19 @@ def _check_viewer(viewer_id: int | None) -> None:
 
 
 def result_events(
-    ctx: ServiceContext, result: PlayResult, viewer_id: int | None
+    ctx: ServiceContext,
+    result: PlayResult,
+    viewer_id: int | None,
+    hand_seats: Mapping[int, Mapping[int, int]] | None = None,
 ) -> tuple[ViewedEvent, ...]:
     """The events a command added, as the viewer (usually the one who asked) may see
-    them: the body of the command's answer."""
+    them: the body of the command's answer. ``hand_seats``: who sat where in the
+    events' hands, when the caller knows (``change_of``); otherwise read."""
     _check_viewer(viewer_id)
     if not result.events:
         return ()
+    if hand_seats is not None:
+        return view_events(result.events, _viewer_seats(hand_seats, viewer_id))
     with reading(), ctx.transaction() as session:
         seats = _seats_in_hands(
             session, result.game_id, viewer_id, (e.hand_id for e in result.events)
@@ -233,6 +239,38 @@ def change_after(ctx: ServiceContext, game_id: int, after_seq: int) -> GameChang
             if moment.last_seq <= have:
                 seats = _hand_seats(session, game_id, (e.hand_id for e in events))
                 return GameChange(after_seq, tuple(events), seats, moment)
+
+
+def change_of(result: PlayResult, names: Mapping[int, str]) -> GameChange | None:
+    """The change a command made, from what its transaction held (``result.after``):
+    what a read right after the commit would return, for the committing process's
+    sockets without the read. ``names``: user names known already (the last read's);
+    None when something is not at hand (a name, the seats of a hand the events name):
+    the sockets then read as usual."""
+    after = result.after
+    if after is None or not result.events or result.replayed:
+        return None
+    table = after.table
+    wanted = {after.game.host_id, *table.players()}
+    if not wanted <= names.keys():
+        return None
+    seats: dict[int, dict[int, int]] = {}
+    if after.hand_id is not None:
+        seats[after.hand_id] = {player: seat for seat, player in table.hand_players.items()}
+    for event in result.events:
+        if event.kind == "HandDealt" and event.hand_id is not None:
+            players = event.payload.get("players", ())
+            seats[event.hand_id] = {player: seat for seat, player, _stack in players}
+    if any(e.hand_id is not None and e.hand_id not in seats for e in result.events):
+        return None
+    moment = GameMoment(
+        after.game,
+        table,
+        names[after.game.host_id],
+        {user: names[user] for user in wanted},
+        after.last_seq,
+    )
+    return GameChange(result.events[0].seq - 1, result.events, seats, moment)
 
 
 def update_from(

@@ -9,6 +9,9 @@ test"). So the first socket woken by a change reads the game once
 lacks), and the others, waiting on the same lock, find that read fresh and only
 filter it (``game_views.update_from``, no database).
 
+In the process that made the change there is not even that read: the command's
+transaction hands its result over (``seed``, from ``game_views.change_of``).
+
 A read is fresh for a socket if it began after the socket's wake: every wake
 (``invalidate``) moves the game's epoch on, and a read remembers the epoch it began
 in. A wake that comes during a read therefore causes one more read, never a stale
@@ -37,6 +40,11 @@ class SharedRead:
     def invalidate(self) -> None:
         self.epoch += 1
 
+    def seed(self, change: GameChange) -> None:
+        """The change a command in this process made, as fresh as a read begun now:
+        the sockets woken for it filter it without reading (``Live.committed``)."""
+        self.change, self.read_in_epoch = change, self.epoch
+
     async def after(
         self,
         ctx: ServiceContext,
@@ -56,5 +64,6 @@ class SharedRead:
             began_in = self.epoch
             start = min(after_seq, oldest_needed())
             change = await asyncio.to_thread(change_after, ctx, game_id, start)
-            self.change, self.read_in_epoch = change, began_in
+            if began_in >= self.read_in_epoch:  # a change seeded meanwhile is newer
+                self.change, self.read_in_epoch = change, began_in
             return change

@@ -10,9 +10,8 @@ process that committed calls ``Live.committed(result)``. That
 2. publishes ``game_id:last_seq:version`` to the other processes (PostgreSQL
    ``NOTIFY``; see ``cardroom.web.fanout``), whose listeners wake their own sockets
    the same way;
-3. records notices (``cardroom.service.notifications.on_game_change``, when that
-   module exists) and pushes them to the users' ``/ws/me`` sockets, in every
-   process;
+3. pushes the notices the command recorded in its own transaction
+   (``PlayResult.notices``) to the users' ``/ws/me`` sockets, in every process;
 4. wakes the clock, which may now have a sooner deadline.
 
 A socket reads from the database rather than being handed the events, so a wake is
@@ -25,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import importlib
 import logging
 from collections.abc import Callable, Mapping
@@ -34,12 +32,11 @@ from types import ModuleType
 from typing import Annotated, Any, Protocol
 
 from fastapi import Depends, Request
-from fastapi.encoders import jsonable_encoder
 
 from cardroom.service import deadlines
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
-from cardroom.service.game_views import seated_players
+from cardroom.service.game_views import GameChange, change_of, seated_players
 from cardroom.web.fanout import Fanout, LocalFanout, fanout_for
 from cardroom.web.game_reads import SharedRead
 
@@ -74,30 +71,6 @@ def _notifications() -> ModuleType | None:
         if missing.name == NOTIFICATIONS_MODULE:
             return None
         raise
-
-
-def notice_message(notice: Any) -> dict[str, Any] | None:
-    """A notice as a ``/ws/me`` message: ``{"type": "notification", ...}`` with the
-    notice's wire fields (``Notice.to_wire()``; a mapping or dataclass also does)."""
-    if hasattr(notice, "to_wire"):
-        fields = notice.to_wire()
-    elif dataclasses.is_dataclass(notice) and not isinstance(notice, type):
-        fields = dataclasses.asdict(notice)
-    elif isinstance(notice, Mapping):
-        fields = dict(notice)
-    else:
-        return None
-    encoded = jsonable_encoder(fields)
-    if not isinstance(encoded, dict):
-        return None
-    return {**encoded, "type": "notification"}
-
-
-def notice_user(notice: Any) -> int | None:
-    user = (
-        notice.get("user_id") if isinstance(notice, Mapping) else getattr(notice, "user_id", None)
-    )
-    return user if type(user) is int else None
 
 
 class Live:
@@ -151,41 +124,52 @@ class Live:
 
     # -- after a commit (any thread) ------------------------------------------------
 
-    def committed(self, result: PlayResult, actor_id: int | None = None) -> None:
-        """Tell everyone about a committed change to ``result.game_id``; ``actor_id``:
-        who asked (None: the clock, the console). A replayed answer changed nothing
-        and tells nobody. Never raises: the change is already committed, and the
-        client must get its answer."""
+    def committed(self, result: PlayResult) -> GameChange | None:
+        """Tell everyone about a committed change to ``result.game_id``. A replayed
+        answer changed nothing and tells nobody. Never raises: the change is already
+        committed, and the client must get its answer. Returns the change as the game's sockets here
+        get it, when it was made from the command's own transaction (no read)."""
         if result.replayed:
-            return
+            return None
         seq = max((e.seq for e in result.events), default=0)
+        change = None
         try:
-            self._threadsafe(self.game_changed, result.game_id, seq, result.version)
+            change = self._change_of(result)
+            self._threadsafe(self.game_changed, result.game_id, seq, result.version, change)
             self.fanout.publish_game(self.ctx, result.game_id, seq, result.version)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
-        self._notify(result, actor_id)
+        self._notify(result)
         self.wake_clock()
+        return change
 
-    def _notify(self, result: PlayResult, actor_id: int | None) -> None:
-        if not result.events:
+    def _change_of(self, result: PlayResult) -> GameChange | None:
+        """The change from the command's transaction, for sockets watching here; the
+        names come from their last read (a newcomer's name is not known: they read)."""
+        read = self.reads.get(result.game_id)
+        last = None if read is None else read.change
+        if last is None:
+            return None
+        return change_of(result, last.moment.names)
+
+    def _notify(self, result: PlayResult) -> None:
+        """Push the notices the command recorded in its own transaction
+        (``PlayResult.notices``) to the users' ``/ws/me`` sockets, and wake the
+        deliveries (Web Push, email) for those that go further. No database here."""
+        if not result.notices:
             return
         try:
-            module = _notifications()
-            if module is None:
-                return
-            notices = module.on_game_change(
-                self.ctx, result.game_id, result.events, actor_id=actor_id
-            )
-            for notice in notices or ():
-                user, message = notice_user(notice), notice_message(notice)
-                if user is not None and message is not None and getattr(notice, "live", True):
-                    self.fanout.publish_user(self.ctx, self, user, message)
-                if getattr(notice, "deliver_at", None) is not None:
-                    self._wake(self._deliveries_wake)
+            wake = False
+            for notice in result.notices:
+                if notice.live:
+                    message = {**notice.to_wire(), "type": "notification"}
+                    self.fanout.publish_user(self.ctx, self, notice.user_id, message)
+                wake = wake or notice.deliver_at is not None
+            if wake:
+                self._wake(self._deliveries_wake)
         except Exception:
             # A notice is a courtesy; the move it announces is committed either way.
-            log.exception("notifications failed for game %s", result.game_id)
+            log.exception("could not push the notices of game %s", result.game_id)
 
     def wake_clock(self) -> None:
         self._wake(self._clock_wake)
@@ -203,9 +187,14 @@ class Live:
 
     # -- on the event loop ----------------------------------------------------------
 
-    def game_changed(self, game_id: int, seq: int, version: int) -> None:
+    def game_changed(
+        self, game_id: int, seq: int, version: int, change: GameChange | None = None
+    ) -> None:
         """Wake the game's sockets here, and hint the seated players' ``/ws/me``.
-        Once per change: our own NOTIFY comes back to us after the direct call."""
+        Once per change: our own NOTIFY comes back to us after the direct call.
+        ``change``: the change itself, from the committing transaction; the sockets
+        then need no read (changes heard out of order are ignored here, so a seeded
+        change is never older than one seeded before it)."""
         heard = self._heard.get(game_id)
         if heard is not None and seq <= heard[0] and version <= heard[1]:
             return
@@ -213,6 +202,8 @@ class Live:
             self._heard.clear()  # a bound; forgetting only costs a repeated wake
         self._heard[game_id] = (seq, version)
         self._invalidate(game_id)
+        if change is not None and game_id in self.reads:
+            self.reads[game_id].seed(change)
         for watcher in list(self.games.get(game_id, ())):
             watcher.changed(seq, version)
         if self.users:

@@ -109,3 +109,29 @@ def test_every_socket_sees_the_same_moment(client: TestClient, ctx: ServiceConte
             seq = last_seq(ctx, game)
             sa, sb = a.settle(seq), b.settle(seq)
             assert sa["version"] == sb["version"] and sa["seq"] == sb["seq"] == seq
+
+
+def test_the_committing_process_reads_nothing_after_the_first_change(
+    client: TestClient, ctx: ServiceContext, reads: list[int]
+) -> None:
+    """The command's transaction hands its change to the sockets here: once the
+    game's sockets have read once (and so know the players' names), a move costs
+    them no read at all."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    players: list[Player] = [alice, bob]
+    with watching(client, game, alice) as a, watching(client, game, bob) as b:
+        moves = 0
+        for _ in range(6):
+            mover = to_act(client, game, players)
+            if mover is None:
+                break
+            kinds = detail(client, game, mover)["hand"]["legal"]["actions"]
+            assert (
+                act(client, game, mover, "call" if "call" in kinds else "check").status_code == 200
+            )
+            moves += 1
+            seq = last_seq(ctx, game)
+            a.settle(seq), b.settle(seq)
+        assert moves >= 3
+        assert len(reads) == 1, reads  # the first change only

@@ -48,9 +48,11 @@ OptionalCommand = Annotated[CommandIn, Body(default_factory=CommandIn)]
 
 
 def answer(ctx: ServiceContext, live: Live, result: PlayResult, viewer_id: int) -> CommandOut:
-    """Announce a committed command, then answer it from the same committed rows."""
-    live.committed(result, viewer_id)
-    return command_out(result, game_views.result_events(ctx, result, viewer_id))
+    """Announce a committed command, then answer it from the same committed rows
+    (who sat where in its hands: from the change the sockets got, when there is one)."""
+    change = live.committed(result)
+    seats = None if change is None else change.hand_seats
+    return command_out(result, game_views.result_events(ctx, result, viewer_id, seats))
 
 
 # -- the lobby -------------------------------------------------------------------------
