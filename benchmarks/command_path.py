@@ -1,0 +1,156 @@
+"""What one player action costs the server, part by part, without HTTP.
+
+Plays heads-up hands through the use cases a request runs, in the order the server
+runs them, and times each part in CPU time with the SQL statements it sends:
+
+- sign-in: the bearer token's lookup (``accounts.user_for_token``);
+- command: ``play.act`` or ``play.press_continue``: one write transaction, the
+  notices it calls for included;
+- answer: the command's events for the actor (``game_views.result_events``, with
+  the seats from the change);
+- broadcast: the change from the command's transaction (``game_views.change_of``)
+  and the two players' updates, serialised as their sockets send them;
+- read elsewhere: what another server process pays instead to read the change
+  (``game_views.change_after``), once per change.
+
+    $ .venv/bin/python benchmarks/command_path.py --hands 200
+    $ .venv/bin/python benchmarks/command_path.py --database-url postgresql+psycopg://...
+
+The figures bound what one server process can do: 1 / (sum of the parts) commands
+per CPU-second, before HTTP, WebSocket framing and the event loop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+
+from cardroom.config import Settings
+from cardroom.deck import SeededRandomSource
+from cardroom.service import accounts, game_views, lobby, play
+from cardroom.service.context import ServiceContext
+from cardroom.store.db import make_engine, make_sessionmaker
+from cardroom.store.migrate import upgrade
+from cardroom.web.schemas_games import event_out, snapshot_message
+
+T = TypeVar("T")
+PARTS = ("sign-in", "command", "answer", "broadcast", "read elsewhere")
+IN_PROCESS = PARTS[:4]
+
+
+class Meter:
+    def __init__(self) -> None:
+        self.cpu: Counter[str] = Counter()
+        self.statements: Counter[str] = Counter()
+        self.part = ""
+
+    def __call__(self, part: str, work: Callable[[], T]) -> T:
+        self.part = part
+        start = time.process_time()
+        try:
+            return work()
+        finally:
+            self.cpu[part] += time.process_time() - start
+            self.part = ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        url = args.database_url or f"sqlite:///{Path(scratch) / 'bench.db'}"
+        print(json.dumps(run(url, args.hands), indent=2))
+
+
+def run(url: str, hands: int) -> dict[str, Any]:
+    settings = Settings(database_url=url)
+    engine = make_engine(settings)
+    upgrade(engine)
+    ctx = ServiceContext(settings=settings, sessions=make_sessionmaker(engine))
+    meter = Meter()
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _count(*_: Any) -> None:
+        if meter.part:
+            meter.statements[meter.part] += 1
+
+    stamp = time.time_ns()
+    names_of = [f"b{stamp % 10**9}{i}" for i in range(2)]
+    users = [accounts.sign_up(ctx, name, "correct horse battery").id for name in names_of]
+    tokens = {
+        u: accounts.sign_in(ctx, n, "correct horse battery").token
+        for u, n in zip(users, names_of, strict=True)
+    }
+    source = SeededRandomSource(1)
+    options = lobby.GameOptions(preset="standard", seats=2, buy_in=1000)
+    game = lobby.create_game(ctx, users[0], options).game_id
+    lobby.join(ctx, game, users[1], source=source)
+    sent = {u: game_views.update_for(ctx, game, u, 0).detail.last_seq for u in users}
+    names = dict(zip(users, names_of, strict=True))
+    commands = 0
+    dealt = 0
+    while dealt < hands:
+        seen = lobby.game_detail(ctx, game)
+        if seen.hand is not None and seen.hand.running:
+            player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
+            mine = lobby.game_detail(ctx, game, player)
+            assert mine.hand is not None and mine.hand.legal is not None
+            kind = "check" if "check" in mine.hand.legal.kinds else "call"
+            version = mine.summary.version
+            meter("sign-in", lambda p=player: accounts.user_for_token(ctx, tokens[p]))
+            result = meter(
+                "command",
+                lambda p=player, k=kind, v=version: play.act(
+                    ctx, game, p, k, expected_version=v, source=source
+                ),
+            )
+        else:
+            player = users[commands % 2]
+            meter("sign-in", lambda p=player: accounts.user_for_token(ctx, tokens[p]))
+            result = meter(
+                "command", lambda p=player: play.press_continue(ctx, game, p, source=source)
+            )
+            dealt += any(e.kind == "HandDealt" for e in result.events)
+        commands += 1
+        change = meter("broadcast", lambda r=result: game_views.change_of(r, names))
+        assert change is not None, [e.kind for e in result.events]
+        meter(
+            "answer",
+            lambda r=result, p=player, s=change.hand_seats: game_views.result_events(ctx, r, p, s),
+        )
+
+        def broadcast(change: game_views.GameChange = change) -> None:
+            for user in users:
+                update = game_views.update_from(change, user, sent[user], ctx.now())
+                json.dumps([event_out(e).model_dump(mode="json") for e in update.events])
+                json.dumps(snapshot_message(update.detail).model_dump(mode="json"))
+                sent[user] = update.detail.last_seq
+
+        meter("broadcast", broadcast)
+        meter("read elsewhere", lambda c=change: game_views.change_after(ctx, game, c.after_seq))
+    engine.dispose()
+    per = {p: round(1000 * meter.cpu[p] / commands, 3) for p in PARTS}
+    total = sum(meter.cpu[p] for p in IN_PROCESS) / commands
+    return {
+        "database": engine.dialect.name,
+        "hands": hands,
+        "commands": commands,
+        "cpu_ms_per_command": per,
+        "statements_per_command": {p: round(meter.statements[p] / commands, 2) for p in PARTS},
+        "cpu_ms_in_the_committing_process": round(1000 * total, 3),
+        "commands_per_cpu_second": round(1 / total),
+    }
+
+
+if __name__ == "__main__":
+    main()
