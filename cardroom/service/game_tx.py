@@ -30,11 +30,12 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from sqlalchemy import Table as SqlTable
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, load_only
 
 from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
@@ -107,6 +108,8 @@ _TRANSFER_KINDS: dict[type[TableEvent], TransferKind] = {
     PrizePaid: TransferKind.PRIZE,
 }
 
+
+_INSERT_EVENTS = cast(SqlTable, GameEvent.__table__).insert()
 
 # The room's record of a hand's deck commitment: ``{"number": n, "root": hex}``. It
 # follows ``HandDealt`` and comes before the hand's first card; every viewer gets it.
@@ -475,10 +478,13 @@ class GameTx:
         return row
 
     def _hand_row(self, number: int) -> HandRecord:
+        # Only what a command uses (its id and number; ended_at and final_state are
+        # set, not read): the deck, setup and salts are JSON not worth decoding on
+        # every action.
         row = self.session.scalar(
-            select(HandRecord).where(
-                HandRecord.game_id == self.game.id, HandRecord.number == number
-            )
+            select(HandRecord)
+            .where(HandRecord.game_id == self.game.id, HandRecord.number == number)
+            .options(load_only(HandRecord.id, HandRecord.game_id, HandRecord.number))
         )
         assert row is not None, f"hand {number} of game {self.game.id} has no row"
         return row
@@ -504,22 +510,33 @@ class GameTx:
         game.status = status
         game.last_activity_at = self.now
         first = len(self.stored)
-        seq = last_seq(self.session, game.id)
-        for record in self.records:
-            seq += 1
-            row = GameEvent(
-                game_id=game.id,
-                seq=seq,
-                kind=record.kind,
-                payload=record.payload,
-                hand_id=None if record.hand is None else record.hand.id,
-                version=game.version,
-                created_at=self.now,
-            )
-            self.session.add(row)
-            self.stored.append(
-                StoredEvent(seq, record.kind, record.payload, row.hand_id, game.version, self.now)
-            )
+        # Reads and inserts without flushing: the game's row goes out once, with the
+        # deadlines' (each flush is a unit of work of its own).
+        with self.session.no_autoflush:
+            seq = last_seq(self.session, game.id)
+            rows: list[dict[str, Any]] = []
+            for record in self.records:
+                seq += 1
+                hand_id = None if record.hand is None else record.hand.id
+                rows.append(
+                    {
+                        "game_id": game.id,
+                        "seq": seq,
+                        "kind": record.kind,
+                        "payload": record.payload,
+                        "hand_id": hand_id,
+                        "version": game.version,
+                        "created_at": self.now,
+                    }
+                )
+                self.stored.append(
+                    StoredEvent(seq, record.kind, record.payload, hand_id, game.version, self.now)
+                )
+            if rows:
+                # One executemany through Core: the ORM's unit of work would add an
+                # object, an identity and a RETURNING per event (most commands make
+                # several), and nothing here reads the rows back.
+                self.session.execute(_INSERT_EVENTS, rows)
         self.records = []
         self.changed = False
         seating = self._seating_now()
