@@ -79,6 +79,14 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="the players' sockets do not offer permessage-deflate (browsers do)",
     )
+    parser.add_argument(
+        "--route-by",
+        choices=("player", "table"),
+        default="player",
+        help="with several --url: spread each table's players over the servers "
+        "(player, the default) or keep a table on one server, as a proxy routing by "
+        "game id does (table)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_database_option(parser)
@@ -108,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             user_prefix=args.user_prefix,
             warmup_s=warmup,
             ws_compression=not args.no_ws_compression,
+            route_by=args.route_by,
         )
         result = run_load_test(plan)
     except (PlanError, LoadTestError) as refused:

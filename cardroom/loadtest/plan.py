@@ -19,6 +19,9 @@ class PlanError(ValueError):
     """An option the load test refuses, as one sentence."""
 
 
+ROUTES = ("player", "table")
+
+
 @dataclass(frozen=True)
 class LoadPlan:
     urls: tuple[str, ...]  # base URLs of the server processes, e.g. http://127.0.0.1:8000
@@ -37,8 +40,14 @@ class LoadPlan:
     setup_concurrency: int = 8
     warmup_s: float = 2.0  # measured from the end of the warm-up
     ws_compression: bool = True  # offer permessage-deflate, as browsers do
+    # With several server processes: "player" spreads each table's players over them
+    # (every change is read back by another process); "table" sends a table's players
+    # to one process, as a proxy routing by game id would (docs/scaling.md).
+    route_by: str = "player"
 
     def __post_init__(self) -> None:
+        if self.route_by not in ROUTES:
+            raise PlanError(f"Route by {' or '.join(ROUTES)}, not {self.route_by!r}.")
         if not self.urls:
             raise PlanError("Give the server's address with --url.")
         if len(self.urls) > MAX_SERVERS:

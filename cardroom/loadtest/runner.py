@@ -10,7 +10,7 @@ import os
 import resource
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -128,6 +128,15 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
 # -- setting up ----------------------------------------------------------------------
 
 
+def servers_for_table(urls: Sequence[str], table: int, players: int, route_by: str) -> list[str]:
+    """The server each player of table number ``table`` talks to: spread over the
+    servers (``player``), or all on the table's one (``table``, as a proxy routing by
+    game id would)."""
+    if route_by == "table":
+        return [urls[table % len(urls)]] * players
+    return [urls[(table + k) % len(urls)] for k in range(players)]
+
+
 async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableClient]:
     prefix = plan.user_prefix or secrets.token_hex(3)
     names = [f"lt{prefix}{i:05d}" for i in range(plan.users)]
@@ -153,7 +162,7 @@ async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableCli
 
         async def table(t: int) -> TableClient:
             seats = accounts[t * plan.players : (t + 1) * plan.players]
-            mine = [urls[(t + k) % len(urls)] for k in range(plan.players)]
+            mine = servers_for_table(urls, t, plan.players, plan.route_by)
             host_client = room.http[mine[0]]
             options = {
                 "preset": "house",
@@ -322,6 +331,7 @@ def _report(
         "started_at": started_at.isoformat().replace("+00:00", "Z"),
         "plan": {
             "urls": list(plan.urls),
+            "route_by": plan.route_by,
             "tables": plan.tables,
             "players": plan.players,
             "duration_s": plan.duration_s,

@@ -23,6 +23,7 @@ from cardroom.config import Settings
 from cardroom.loadtest import LoadPlan, PlanError, run_load_test
 from cardroom.loadtest.metrics import percentile
 from cardroom.loadtest.plan import check_local_url
+from cardroom.loadtest.runner import servers_for_table
 from cardroom.loadtest.server import cpu_seconds, pid_listening_on, rss_bytes
 from cardroom.loadtest.storage import measure
 from cardroom.store import migrate
@@ -162,7 +163,13 @@ def test_only_local_servers_and_bounded_runs() -> None:
     for url in ("http://192.0.2.1:8000", "https://127.0.0.1:8000", "http://127.0.0.1/x", "ftp://x"):
         with pytest.raises(PlanError):
             check_local_url(url)
-    for bad in ({"tables": 0}, {"tables": 5000}, {"duration_s": 0}, {"players": 11}):
+    for bad in (
+        {"tables": 0},
+        {"tables": 5000},
+        {"duration_s": 0},
+        {"players": 11},
+        {"route_by": "seat"},
+    ):
         kwargs = {"urls": ("http://127.0.0.1:1",), "tables": 1, "duration_s": 1.0, **bad}
         with pytest.raises(PlanError):
             LoadPlan(**kwargs)  # type: ignore[arg-type]
@@ -197,3 +204,10 @@ def test_percentiles_and_the_proc_readers(tmp_path: Path) -> None:
         assert pid_listening_on(listener.getsockname()[1]) == os.getpid()
     limit = measure(f"sqlite:///{tmp_path / 'probe.db'}", seconds=0.3)
     assert limit.transactions > 0 and limit.database == "sqlite"
+
+
+def test_a_table_on_one_server_or_its_players_spread() -> None:
+    urls = ["http://127.0.0.1:1", "http://127.0.0.1:2"]
+    assert servers_for_table(urls, 3, 2, "table") == [urls[1], urls[1]]
+    assert servers_for_table(urls, 3, 2, "player") == [urls[1], urls[0]]
+    assert set(servers_for_table(urls, 0, 6, "player")) == set(urls)
