@@ -1,0 +1,198 @@
+"""The load-test figures of docs/benchmarks.md, in one run: start real servers, drive
+them with ``cardroom loadtest``, print one table.
+
+Scenarios (issue 8's goals):
+
+- ``sqlite-busy``: one process on a fresh SQLite file, players acting at once
+  (``--think-ms 0``): the most durable actions per second one process commits;
+- ``sqlite-200``: 200 tables at once, each player thinking about 5 s: latency and
+  memory per table at a room's size;
+- ``pg2-busy`` and ``pg2-200``: the same on PostgreSQL with two server processes, a
+  table's players routed to one process (``--route-by table``);
+- ``pg2-spread``: players spread over the two processes (every change read back by
+  the other one).
+
+Each ``cardroom loadtest`` also measures the storage's own limit on the same
+database in the same run.
+
+    $ .venv/bin/python benchmarks/load.py                 # every scenario
+    $ .venv/bin/python benchmarks/load.py sqlite-busy --duration 20
+    $ CARDROOM_BENCH_POSTGRES=postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python benchmarks/load.py pg2-busy
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, make_url, text
+
+POSTGRES_ADMIN = os.environ.get(
+    "CARDROOM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+BENCH_DATABASE = "cardroom_bench_load"
+FIRST_PORT = 8301
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    database: str  # sqlite or postgresql
+    processes: int
+    tables: int
+    think_ms: float
+    route_by: str = "table"
+
+
+SCENARIOS = {
+    s.name: s
+    for s in (
+        Scenario("sqlite-busy", "sqlite", 1, 20, 0),
+        Scenario("sqlite-200", "sqlite", 1, 200, 5000),
+        Scenario("pg2-busy", "postgresql", 2, 20, 0),
+        Scenario("pg2-spread", "postgresql", 2, 20, 0, route_by="player"),
+        Scenario("pg2-200", "postgresql", 2, 200, 5000),
+    )
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("scenarios", nargs="*", help=f"some of {', '.join(SCENARIOS)}")
+    parser.add_argument("--duration", type=float, default=40.0, help="seconds each")
+    parser.add_argument("--out", type=Path, default=Path("var/bench-load"))
+    args = parser.parse_args()
+    names = args.scenarios or list(SCENARIOS)
+    unknown = [name for name in names if name not in SCENARIOS]
+    if unknown:
+        parser.error(f"no scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
+    rows = [run(SCENARIOS[name], args.duration, args.out / name) for name in names]
+    print(table(rows))
+    (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
+
+
+def run(scenario: Scenario, duration: float, out: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as scratch:
+        url = _fresh_database(scenario.database, Path(scratch))
+        env = {**os.environ, "CARDROOM_DATABASE_URL": url}
+        python = sys.executable
+        subprocess.run(
+            [python, "-m", "cardroom", "db", "upgrade"], env=env, check=True, capture_output=True
+        )
+        ports = [FIRST_PORT + i for i in range(scenario.processes)]
+        servers = [
+            subprocess.Popen(
+                [python, "-m", "cardroom", "serve", "--port", str(port)],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for port in ports
+        ]
+        try:
+            for port in ports:
+                _wait_for(f"http://127.0.0.1:{port}/healthz")
+            command = [python, "-m", "cardroom", "loadtest", "--json"]
+            for port, server in zip(ports, servers, strict=True):
+                command += ["--url", f"http://127.0.0.1:{port}", "--server-pid", str(server.pid)]
+            command += [
+                "--tables",
+                str(scenario.tables),
+                "--duration",
+                str(duration),
+                "--think-ms",
+                str(scenario.think_ms),
+                "--route-by",
+                scenario.route_by,
+                "--out",
+                str(out),
+                "--database-url",
+                url,
+            ]
+            load = os.getloadavg()[0]
+            done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+            summary: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        finally:
+            for server in servers:
+                server.send_signal(signal.SIGTERM)
+            for server in servers:
+                server.wait(timeout=30)
+            if scenario.database == "postgresql":
+                _drop_postgres()
+    return {"scenario": scenario.name, "load_before": round(load, 2), **summary}
+
+
+def _fresh_database(kind: str, scratch: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{scratch / 'load.db'}"
+    _drop_postgres()
+    engine = create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {BENCH_DATABASE}"))
+    engine.dispose()
+    return (
+        make_url(POSTGRES_ADMIN).set(database=BENCH_DATABASE).render_as_string(hide_password=False)
+    )
+
+
+def _drop_postgres() -> None:
+    engine = create_engine(POSTGRES_ADMIN, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)"))
+    engine.dispose()
+
+
+def _wait_for(url: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=2.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"No server answered at {url} within {seconds:.0f} s.")
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = (
+        "| scenario | tables | actions/s | commands/s | p50 / p95 / p99 ms | errors | "
+        "server CPU | KB per table | storage limit (1 / 4 writers) | load |\n"
+        "|---|---:|---:|---:|---|---:|---:|---:|---|---:|"
+    )
+    lines = [head]
+    for r in rows:
+        lat, server = r["latency_ms"], r["server"]
+        single, many = r["storage_limit"], r["storage_limit_concurrent"]
+        limit = (
+            "-"
+            if single is None
+            else f"{single['transactions_per_s']:,.0f} / "
+            + ("-" if many is None else f"{many['transactions_per_s']:,.0f}")
+        )
+        lines.append(
+            f"| {r['scenario']} | {r['plan']['tables']} | {r['actions_per_s']:,.0f} | "
+            f"{r['commands_per_s']:,.0f} | {_ms(lat['p50'])} / {_ms(lat['p95'])} / "
+            f"{_ms(lat['p99'])} | {r['errors']['count']} | {server['cpu_percent']}% | "
+            f"{server['rss_per_table_kb']:,.0f} | {limit} tx/s | {r['load_before']} |"
+        )
+    return "\n".join(lines)
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+if __name__ == "__main__":
+    main()
