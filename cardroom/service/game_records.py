@@ -43,6 +43,7 @@ class AfterCommit:
     table: Any  # the ``Table`` as saved
     hand_id: int | None  # the row id of ``table.hand``, if this command touched it
     last_seq: int  # the game's last event number
+    next_due: datetime | None = None  # the game's soonest deadline now, if any
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,7 @@ class GameTx:
     _account: LedgerAccount | None = None
     # The row of the hand last dealt or played in this transaction.
     _hand: HandRecord | None = None
+    _next_due: datetime | None = None  # the soonest deadline the last save stored
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
     _seating: tuple[frozenset[tuple[int, int]], bool] | None = None
@@ -270,6 +271,7 @@ class GameTx:
                 self.table,
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,
+                self._next_due,
             ),
         )
 
@@ -545,6 +547,7 @@ class GameTx:
             self._seating = seating
         wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
         store_deadlines(self.session, game, wanted, self.now)
+        self._next_due = min((w.due_at for w in wanted.values()), default=None)
         self.session.flush()
         if len(self.stored) > first:
             self._record_notices(self.stored[first:])

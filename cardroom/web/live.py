@@ -27,7 +27,7 @@ import contextlib
 import importlib
 import logging
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Annotated, Any, Protocol
 
@@ -87,6 +87,7 @@ class Live:
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._clock_wake: asyncio.Event | None = None
+        self._clock_at: datetime | None = None  # when the clock looks next (None: now)
         self._deliveries_wake: asyncio.Event | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
@@ -140,8 +141,20 @@ class Live:
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
         self._notify(result)
-        self.wake_clock()
+        self._wake_clock_for(result)
         return change
+
+    def _wake_clock_for(self, result: PlayResult) -> None:
+        """Wake the clock if the command set a deadline before the clock's next look
+        (it looks at least every ``CLOCK_MAX_SLEEP``): waking it after every command
+        cost two reads each (what is due, what is next) for nothing."""
+        after = result.after
+        if after is None:  # not known: wake
+            self.wake_clock()
+            return
+        planned = self._clock_at
+        if after.next_due is not None and (planned is None or after.next_due < planned):
+            self.wake_clock()
 
     def _change_of(self, result: PlayResult) -> GameChange | None:
         """The change from the command's transaction, for sockets watching here; the
@@ -291,7 +304,11 @@ class Live:
             lambda: deadlines.next_due(self.ctx),
             self.ctx,
             CLOCK_MAX_SLEEP,
+            planned=self._plan_clock,
         )
+
+    def _plan_clock(self, moment: datetime | None) -> None:
+        self._clock_at = moment
 
     async def _run_deliveries(self) -> None:
         """Web Push and email, apart from the clock: a slow mail server must not
@@ -317,11 +334,16 @@ async def _every_due(
     next_time: Callable[[], datetime | None],
     ctx: ServiceContext,
     longest: float,
+    planned: Callable[[datetime | None], None] | None = None,
 ) -> None:
     """Do ``work`` (in a worker thread: it touches the database), then sleep until
-    ``next_time()``, at most ``longest`` seconds, or until woken; forever."""
+    ``next_time()``, at most ``longest`` seconds, or until woken; forever.
+    ``planned`` is told when the next look is due while sleeping (None while
+    working: a deadline set then must wake it)."""
     while True:
         delay = longest
+        if planned is not None:
+            planned(None)
         try:
             await asyncio.to_thread(work)
             due = await asyncio.to_thread(next_time)
@@ -334,6 +356,8 @@ async def _every_due(
             # The database may be down for a moment; the rows wait for us. Try again
             # after the longest sleep.
             log.exception("%s could not run", what)
+        if planned is not None:
+            planned(ctx.now() + timedelta(seconds=delay))
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
         # cancellation that arrives as the event is set, and the server would then
         # never finish shutting down.
