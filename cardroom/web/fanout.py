@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import make_url, text
@@ -41,14 +41,20 @@ MAX_PAYLOAD_BYTES = 7900
 RECONNECT_SECONDS = 1.0
 
 
-class Fanout(Protocol):
-    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
-        """After a commit: the game is at ``seq`` and ``version`` (any thread)."""
+GameAt = tuple[int, int, int]  # game id, last seq, version
+UserMessage = tuple[int, Mapping[str, Any]]  # user id, a /ws/me message
 
-    def publish_user(
-        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+
+class Fanout(Protocol):
+    def publish(
+        self,
+        ctx: ServiceContext,
+        live: Live,
+        game: GameAt | None,
+        messages: Sequence[UserMessage] = (),
     ) -> None:
-        """A message for the user's ``/ws/me`` sockets, wherever they are connected."""
+        """After a commit (any thread): the game is at ``seq`` and ``version``, and
+        each message goes to its user's ``/ws/me`` sockets, wherever they are."""
 
     async def listen(self, live: Live) -> None:
         """Run for as long as the server does, waking ``live``'s sockets."""
@@ -57,13 +63,16 @@ class Fanout(Protocol):
 class LocalFanout:
     """One process: every socket is here."""
 
-    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
-        pass  # Live.committed has woken this process's sockets already
-
-    def publish_user(
-        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+    def publish(
+        self,
+        ctx: ServiceContext,
+        live: Live,
+        game: GameAt | None,
+        messages: Sequence[UserMessage] = (),
     ) -> None:
-        live._threadsafe(live.push_user, user_id, message)
+        # The game: Live.committed has woken this process's sockets already.
+        for user_id, message in messages:
+            live._threadsafe(live.push_user, user_id, message)
 
     async def listen(self, live: Live) -> None:
         return None
@@ -103,28 +112,37 @@ class PostgresFanout:
         self.conninfo = conninfo
         self.listening = asyncio.Event()  # set while the listener is connected (tests)
 
-    def _notify(self, ctx: ServiceContext, channel: str, payload: str) -> None:
-        with ctx.engine.connect() as connection:
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": channel, "payload": payload},
-            )
-            connection.commit()
-
-    def publish_game(self, ctx: ServiceContext, game_id: int, seq: int, version: int) -> None:
-        self._notify(ctx, GAMES_CHANNEL, f"{game_id}:{seq}:{version}")
-
-    def publish_user(
-        self, ctx: ServiceContext, live: Live, user_id: int, message: Mapping[str, Any]
+    def publish(
+        self,
+        ctx: ServiceContext,
+        live: Live,
+        game: GameAt | None,
+        messages: Sequence[UserMessage] = (),
     ) -> None:
-        payload = json.dumps({"user_id": user_id, "message": dict(message)}, default=str)
-        if len(payload.encode()) > MAX_PAYLOAD_BYTES:
-            # Too big for NOTIFY: this process's sockets still get it; the notice
-            # itself is stored, for the other processes' clients to load.
-            log.warning("a notice for user %s is too large to publish", user_id)
-            live._threadsafe(live.push_user, user_id, message)
+        """Every notification of one command in one statement and one commit: a
+        ``NOTIFY`` each on its own connection cost a transaction apiece (a game and
+        a your-turn notice: two per action)."""
+        notes: list[tuple[str, str]] = []
+        if game is not None:
+            notes.append((GAMES_CHANNEL, "{}:{}:{}".format(*game)))
+        for user_id, message in messages:
+            payload = json.dumps({"user_id": user_id, "message": dict(message)}, default=str)
+            if len(payload.encode()) > MAX_PAYLOAD_BYTES:
+                # Too big for NOTIFY: this process's sockets still get it; the notice
+                # itself is stored, for the other processes' clients to load.
+                log.warning("a notice for user %s is too large to publish", user_id)
+                live._threadsafe(live.push_user, user_id, message)
+                continue
+            notes.append((USERS_CHANNEL, payload))
+        if not notes:
             return
-        self._notify(ctx, USERS_CHANNEL, payload)
+        calls = ", ".join(f"pg_notify(:c{i}, :p{i})" for i in range(len(notes)))
+        params: dict[str, str] = {}
+        for i, (channel, payload) in enumerate(notes):
+            params[f"c{i}"], params[f"p{i}"] = channel, payload
+        with ctx.engine.connect() as connection:
+            connection.execute(text(f"SELECT {calls}"), params)
+            connection.commit()
 
     async def listen(self, live: Live) -> None:
         import psycopg  # only PostgreSQL deployments need it loaded

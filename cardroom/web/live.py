@@ -37,7 +37,7 @@ from cardroom.service import deadlines
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import GameChange, change_of, seated_players
-from cardroom.web.fanout import Fanout, LocalFanout, fanout_for
+from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
 
 log = logging.getLogger(__name__)
@@ -127,9 +127,10 @@ class Live:
 
     def committed(self, result: PlayResult) -> GameChange | None:
         """Tell everyone about a committed change to ``result.game_id``. A replayed
-        answer changed nothing and tells nobody. Never raises: the change is already
-        committed, and the client must get its answer. Returns the change as the game's sockets here
-        get it, when it was made from the command's own transaction (no read)."""
+        answer changed nothing and tells nobody. Never raises: the change is
+        already committed, and the client must get its answer. Returns the change as
+        the game's sockets here get it, when it was made from the command's own
+        transaction (no read)."""
         if result.replayed:
             return None
         seq = max((e.seq for e in result.events), default=0)
@@ -137,10 +138,16 @@ class Live:
         try:
             change = self._change_of(result)
             self._threadsafe(self.game_changed, result.game_id, seq, result.version, change)
-            self.fanout.publish_game(self.ctx, result.game_id, seq, result.version)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
-        self._notify(result)
+        messages = self._notices(result)
+        try:
+            game = (result.game_id, seq, result.version)
+            self.fanout.publish(self.ctx, self, game, messages)
+        except Exception:
+            # A notice is a courtesy, and the other processes' sockets look again on
+            # the next change; the move is committed either way.
+            log.exception("could not publish a change to game %s", result.game_id)
         self._wake_clock_for(result)
         return change
 
@@ -165,24 +172,19 @@ class Live:
             return None
         return change_of(result, last.moment.names)
 
-    def _notify(self, result: PlayResult) -> None:
-        """Push the notices the command recorded in its own transaction
-        (``PlayResult.notices``) to the users' ``/ws/me`` sockets, and wake the
-        deliveries (Web Push, email) for those that go further. No database here."""
-        if not result.notices:
-            return
-        try:
-            wake = False
-            for notice in result.notices:
-                if notice.live:
-                    message = {**notice.to_wire(), "type": "notification"}
-                    self.fanout.publish_user(self.ctx, self, notice.user_id, message)
-                wake = wake or notice.deliver_at is not None
-            if wake:
-                self._wake(self._deliveries_wake)
-        except Exception:
-            # A notice is a courtesy; the move it announces is committed either way.
-            log.exception("could not push the notices of game %s", result.game_id)
+    def _notices(self, result: PlayResult) -> list[UserMessage]:
+        """The ``/ws/me`` messages of the notices the command recorded in its own
+        transaction (``PlayResult.notices``), and a wake for the deliveries (Web
+        Push, email) if any goes further. No database here."""
+        messages: list[UserMessage] = []
+        wake = False
+        for notice in result.notices:
+            if notice.live:
+                messages.append((notice.user_id, {**notice.to_wire(), "type": "notification"}))
+            wake = wake or notice.deliver_at is not None
+        if wake:
+            self._wake(self._deliveries_wake)
+        return messages
 
     def wake_clock(self) -> None:
         self._wake(self._clock_wake)

@@ -1,0 +1,71 @@
+"""The PostgreSQL fan-out sends every notification of one command in one statement,
+and every listener gets them all, in order."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg
+from sqlalchemy import Engine, make_url
+
+from cardroom.service.context import ServiceContext
+from cardroom.web.fanout import (
+    GAMES_CHANNEL,
+    USERS_CHANNEL,
+    LocalFanout,
+    PostgresFanout,
+    fanout_for,
+)
+
+
+class _Live:
+    def __init__(self) -> None:
+        self.pushed: list[tuple[int, Any]] = []
+
+    def _threadsafe(self, callback: Any, *args: Any) -> None:
+        self.pushed.append(args)
+
+    def push_user(self, *args: Any) -> None:  # pragma: no cover - only named
+        raise AssertionError
+
+
+def test_one_statement_for_a_game_and_its_notices(ctx: ServiceContext, db: Engine) -> None:
+    url = db.url.render_as_string(hide_password=False)
+    if db.dialect.name != "postgresql":
+        # NOTIFY is PostgreSQL's: SQLite's one process tells only itself.
+        assert isinstance(fanout_for(url), LocalFanout)
+        return
+    assert isinstance(fanout_for(url), PostgresFanout)
+    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
+    statements: list[str] = []
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {GAMES_CHANNEL}")
+        listener.execute(f"LISTEN {USERS_CHANNEL}")
+        fanout = PostgresFanout(conninfo)
+        from sqlalchemy import event
+
+        def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+            statements.append(statement)
+
+        event.listen(ctx.engine, "before_cursor_execute", seen)
+        try:
+            live = _Live()
+            messages = [(7, {"type": "notification", "n": 1}), (8, {"type": "notification"})]
+            fanout.publish(ctx, live, (3, 41, 9), messages)  # type: ignore[arg-type]
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", seen)
+        got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
+    assert [s for s in statements if "pg_notify" in s] == [statements[-1]]
+    assert got[0] == (GAMES_CHANNEL, "3:41:9")
+    assert [json.loads(p) for _, p in got[1:]] == [
+        {"user_id": 7, "message": {"type": "notification", "n": 1}},
+        {"user_id": 8, "message": {"type": "notification"}},
+    ]
+    assert live.pushed == []
+
+
+def test_one_process_pushes_its_own_messages() -> None:
+    live = _Live()
+    LocalFanout().publish(None, live, (1, 2, 3), [(5, {"a": 1})])  # type: ignore[arg-type]
+    assert live.pushed == [(5, {"a": 1})]
