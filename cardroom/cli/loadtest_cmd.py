@@ -1,12 +1,17 @@
 """``cardroom loadtest``: drive a running server with bot clients and measure it.
 
-    $ cardroom loadtest --url http://127.0.0.1:8000 --tables 200 --duration 60 --out var/lt
+    $ cardroom loadtest --url http://127.0.0.1:8000 --tables 200 --duration 40 \
+          --think-ms 5000 --out var/lt
     ...
-    1,040 commands/s (712 actions/s) committed; action to every client p50 9.8 ms,
-    p95 21.0 ms, p99 33.1 ms; 0 errors; server 181 MB (62 KB per table);
-    storage limit 2,950 transactions/s (sqlite, one writer).
+    42 commands/s (36 actions/s) committed over 38 s at 200 tables;
+    action to every client at the table: p50 18.7 ms, p95 70.5 ms, p99 111.1 ms
+    (1,366 actions);
+    0 errors, 0 refusals (409: a command from an old view);
+    server RSS 160 MB before, 198 MB at most (194 KB per table), CPU 48.1%;
+    storage limit 4,158 transactions/s (sqlite, one writer), 3,926 with 4 writers.
 
-Only servers on this machine (loopback addresses). The storage limit is measured on
+(A run on the 2-core machine of docs/benchmarks.md, 2026-11-30.) Only servers on
+this machine (loopback addresses). The storage limit is measured on
 ``--database-url`` (default: ``$CARDROOM_DATABASE_URL``, else the room's default
 SQLite file), which must be the server's own database for the figures to compare;
 ``--no-storage-limit`` skips it. See docs/benchmarks.md for how the figures are
