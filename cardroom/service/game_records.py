@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from cardroom.store.models import GameEvent, GameFormat, GameStatus
+from cardroom.store.models import Game, GameEvent, GameFormat, GameStatus
+from cardroom.table import Table
 
 if TYPE_CHECKING:
     # Only for the annotation: the notifications module imports this one.
@@ -39,8 +40,8 @@ class AfterCommit:
     the process that committed it (``game_views.change_of``), which then need not
     read back what was just written. Read-only from the commit on."""
 
-    game: Any  # the game's row (``Game``), loaded; expire_on_commit is off
-    table: Any  # the ``Table`` as saved
+    game: Game  # the game's row, loaded; expire_on_commit is off
+    table: Table  # as saved
     hand_id: int | None  # the row id of ``table.hand``, if this command touched it
     last_seq: int  # the game's last event number
     next_due: datetime | None = None  # the game's soonest deadline now, if any
