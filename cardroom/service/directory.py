@@ -21,6 +21,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput, NotFound
 from cardroom.service.users import UserInfo
 from cardroom.store.audit import AuditReport
+from cardroom.store.db import reading
 from cardroom.store.models import AdminAction, LedgerAccount, User
 
 PAGE_DEFAULT = 50
@@ -70,7 +71,7 @@ def _check_page(limit: int, position: int | None) -> None:
 
 def user_by_id(ctx: ServiceContext, actor: Actor, user_id: int) -> UserInfo:
     """The user numbered ``user_id``, for an admin about to act on them."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         require_admin(session, actor)
         user = session.get(User, user_id)
         if user is None:
@@ -82,7 +83,7 @@ def list_users(
     ctx: ServiceContext, actor: Actor, *, after_id: int | None = None, limit: int = PAGE_DEFAULT
 ) -> UserPage:
     _check_page(limit, after_id)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         require_admin(session, actor)
         query = (
             select(User, func.coalesce(LedgerAccount.balance_cents, 0))
@@ -113,7 +114,7 @@ def admin_log(
     ``target_user_id`` is given."""
     _check_page(limit, before_id)
     admin, target = aliased(User), aliased(User)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         require_admin(session, actor)
         query = (
             select(AdminAction, admin.name, target.name)
@@ -149,6 +150,6 @@ def admin_log(
 def audit(ctx: ServiceContext, actor: Actor) -> AuditReport:
     """``money.audit`` for an admin. The audit reads from its own snapshot, so the
     admin check runs in a transaction of its own just before it."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         require_admin(session, actor)
     return money.audit(ctx)

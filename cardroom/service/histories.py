@@ -40,6 +40,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict, Forbidden, InvalidInput, NotFound
 from cardroom.service.game_errors import GameNotFound
 from cardroom.service.users import UserInfo, user_named
+from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, HandPlayer, User
 from cardroom.store.models import HandRecord as HandRow
 
@@ -187,7 +188,7 @@ def _stored(session: Session, rows: Sequence[HandRow]) -> list[_Stored]:
 def hand_record(ctx: ServiceContext, hand_id: int) -> HandRecord:
     """The full record of a finished hand (every card, the salts): for the server,
     never for a viewer as it is."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         return _stored(session, [_hand_row(session, hand_id)])[0].record
 
 
@@ -288,7 +289,7 @@ def my_hands(
     _check_limit(limit, HANDS_PAGE_MAX, "hands")
     if before is not None and (type(before) is not int or before < 1):
         raise InvalidInput("'before' is a hand's number, a whole number from 1.")
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         if game_id is not None and (type(game_id) is not int or session.get(Game, game_id) is None):
             raise GameNotFound(f"There is no game {game_id}.")
         query = (
@@ -344,7 +345,7 @@ def my_history(
     _check_limit(games, GAMES_PAGE_MAX, "games")
     if before is not None and (type(before) is not int or before < 1):
         raise InvalidInput("'before' is a hand's number, a whole number from 1.")
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         last = func.max(HandPlayer.hand_id)
         query = (
             select(HandPlayer.game_id, last, func.count())
@@ -534,7 +535,7 @@ def hand_history(
 ) -> HandHistory:
     """A finished hand as ``user`` may see it (None: the console, as an observer
     unless ``full``). ``full`` is an admin's whole record."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         stored = _stored(session, [_hand_row(session, hand_id)])[0]
     return _history(stored, _viewer(stored, user, full))
 
@@ -586,7 +587,7 @@ def export_hand(
     the hands shown (an observer's view if they were not dealt in); an admin's full
     record with ``full``."""
     chosen = _format(fmt)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         stored = _stored(session, [_hand_row(session, hand_id)])[0]
     viewer = _viewer(stored, user, full)
     suffix = "phh" if chosen is ExportFormat.PHH else "txt"
@@ -609,7 +610,7 @@ def game_export(
     (the caller has checked the right to it); neither: every hand as an observer
     saw it. Refused when there is no such hand."""
     chosen = _format(fmt)
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         if type(game_id) is not int or session.get(Game, game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
         query = (
@@ -646,7 +647,7 @@ def game_export(
 
 def player_named(ctx: ServiceContext, name: str) -> int:
     """The id of the user called ``name`` (any case), for the console's exports."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         return user_named(session, name).id
 
 
@@ -669,7 +670,7 @@ def proof_document(
     """The deck verification file of a finished hand for ``user``: proofs for their
     own hole cards, the board and the hands shown (every position for an admin with
     ``full``). ``cardroom verify`` checks it; docs/fairness.md says how."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         stored = _stored(session, [_hand_row(session, hand_id)])[0]
     if stored.record.deck_root is None:
         raise NoDeckProof(

@@ -25,6 +25,7 @@ from cardroom.service.users import SUSPENDED_SENTENCE, user_named
 from cardroom.store import ledger
 from cardroom.store.audit import AuditReport
 from cardroom.store.audit import audit as audit_ledger
+from cardroom.store.db import reading
 from cardroom.store.ledger import StatementLine
 from cardroom.store.models import LedgerAccount, LedgerTransfer, TransferKind, User
 
@@ -98,7 +99,7 @@ def open_balance(session: Session, user: User, *, starting_cents: int, now: date
 
 
 def balance(ctx: ServiceContext, user_id: int) -> int:
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         return ledger.user_account(session, user_id).balance_cents
 
 
@@ -180,7 +181,7 @@ def statement(
         raise InvalidInput(f"A page holds 1 to {STATEMENT_PAGE_MAX} lines.")
     if before_entry_id is not None and (type(before_entry_id) is not int or before_entry_id < 1):
         raise InvalidInput("That is not a position in a ledger.")
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         viewer = session.get(User, viewer_id)
         if viewer is None:
             raise NotFound("There is no such user.")
@@ -206,7 +207,7 @@ def statement(
 
 def audit(ctx: ServiceContext) -> AuditReport:
     """Audit the whole ledger from one consistent snapshot."""
-    with ctx.transaction() as session:
+    with reading(), ctx.transaction() as session:
         if session.get_bind().dialect.name == "postgresql":
             # Every query of the audit must see the same moment; PostgreSQL's default
             # READ COMMITTED gives each statement its own. (SQLite's BEGIN IMMEDIATE
