@@ -137,7 +137,10 @@ class Live:
         change = None
         try:
             change = self._change_of(result)
-            self._threadsafe(self.game_changed, result.game_id, seq, result.version, change)
+            seated = None
+            if result.after is not None:  # who sits there, from the table as saved
+                seated = tuple(sorted(s.player for s in result.after.table.seats.values()))
+            self._threadsafe(self.game_changed, result.game_id, seq, result.version, change, seated)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
         messages = self._notices(result)
@@ -203,13 +206,19 @@ class Live:
     # -- on the event loop ----------------------------------------------------------
 
     def game_changed(
-        self, game_id: int, seq: int, version: int, change: GameChange | None = None
+        self,
+        game_id: int,
+        seq: int,
+        version: int,
+        change: GameChange | None = None,
+        seated: tuple[int, ...] | None = None,
     ) -> None:
         """Wake the game's sockets here, and hint the seated players' ``/ws/me``.
         Once per change: our own NOTIFY comes back to us after the direct call.
         ``change``: the change itself, from the committing transaction; the sockets
         then need no read (changes heard out of order are ignored here, so a seeded
-        change is never older than one seeded before it)."""
+        change is never older than one seeded before it). ``seated``: the players
+        seated now, when the committing transaction said (else they are read)."""
         heard = self._heard.get(game_id)
         if heard is not None and seq <= heard[0] and version <= heard[1]:
             return
@@ -221,7 +230,9 @@ class Live:
             self.reads[game_id].seed(change)
         for watcher in list(self.games.get(game_id, ())):
             watcher.changed(seq, version)
-        if self.users:
+        if self.users and seated is not None:
+            self._push_hints(game_id, seated)
+        elif self.users:
             task = asyncio.create_task(self._hint_players(game_id))
             self._tasks.append(task)
             task.add_done_callback(self._forget)
@@ -236,6 +247,9 @@ class Live:
         except Exception:
             log.exception("could not list the players of game %s", game_id)
             return
+        self._push_hints(game_id, players)
+
+    def _push_hints(self, game_id: int, players: tuple[int, ...]) -> None:
         for user in players:
             self.push_user(user, {"type": "games_changed", "game_id": game_id})
 

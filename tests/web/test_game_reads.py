@@ -12,8 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_views import GameChange, change_after
+from cardroom.service.game_views import GameChange, change_after, seated_players
 from cardroom.web import game_reads
+from cardroom.web import live as live_module
 from cardroom.web.game_reads import SharedRead
 from tests.web.games_kit import (
     Player,
@@ -22,6 +23,7 @@ from tests.web.games_kit import (
     heads_up,
     last_seq,
     new_player,
+    receive,
     to_act,
     watching,
 )
@@ -151,3 +153,29 @@ def test_the_committing_process_reads_nothing_after_the_first_change(
             a.settle(seq), b.settle(seq)
         assert moves >= 3
         assert len(reads) == 1, reads  # the first change only
+
+
+def test_hints_to_the_players_streams_need_no_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seated players' ``/ws/me`` get ``games_changed`` after a move; who sits
+    there comes from the command's transaction, not from a read."""
+    asked: list[int] = []
+
+    def counting(ctx: ServiceContext, game_id: int) -> tuple[int, ...]:
+        asked.append(game_id)
+        return seated_players(ctx, game_id)
+
+    monkeypatch.setattr(live_module, "seated_players", counting)
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    with client.websocket_connect(f"/ws/me?token={bob.token}") as me:
+        mover = to_act(client, game, [alice, bob])
+        assert mover is not None
+        kinds = detail(client, game, mover)["hand"]["legal"]["actions"]
+        assert act(client, game, mover, "call" if "call" in kinds else "check").status_code == 200
+        seen = [receive(me)]
+        while seen[-1].get("type") != "games_changed":
+            seen.append(receive(me))
+        assert seen[-1] == {"type": "games_changed", "game_id": game}
+    assert asked == []
