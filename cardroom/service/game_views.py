@@ -135,16 +135,21 @@ def result_events(
     return view_events(result.events, seats)
 
 
-def _events_after(
-    session: Session, game_id: int, viewer_id: int | None, after_seq: int, limit: int
-) -> tuple[ViewedEvent, ...]:
+def _stored_after(session: Session, game_id: int, after_seq: int, limit: int) -> list[StoredEvent]:
+    """The game's events numbered above ``after_seq``, in order, at most ``limit``."""
     rows = session.scalars(
         select(GameEvent)
         .where(GameEvent.game_id == game_id, GameEvent.seq > after_seq)
         .order_by(GameEvent.seq)
         .limit(limit)
     ).all()
-    stored = [StoredEvent.of(row) for row in rows]
+    return [StoredEvent.of(row) for row in rows]
+
+
+def _events_after(
+    session: Session, game_id: int, viewer_id: int | None, after_seq: int, limit: int
+) -> tuple[ViewedEvent, ...]:
+    stored = _stored_after(session, game_id, after_seq, limit)
     seats = _seats_in_hands(session, game_id, viewer_id, (e.hand_id for e in stored))
     return view_events(stored, seats)
 
@@ -224,13 +229,8 @@ def change_after(ctx: ServiceContext, game_id: int, after_seq: int) -> GameChang
         if type(game_id) is not int or session.get(Game, game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
         while True:
-            page = session.scalars(
-                select(GameEvent)
-                .where(GameEvent.game_id == game_id, GameEvent.seq > have)
-                .order_by(GameEvent.seq)
-                .limit(EVENTS_PAGE_MAX)
-            ).all()
-            events.extend(StoredEvent.of(row) for row in page)
+            page = _stored_after(session, game_id, have, EVENTS_PAGE_MAX)
+            events.extend(page)
             if page:
                 have = page[-1].seq
             if len(page) == EVENTS_PAGE_MAX:
