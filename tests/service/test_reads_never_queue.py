@@ -9,8 +9,6 @@ import threading
 import time
 from collections.abc import Callable
 
-import pytest
-
 from cardroom.service import accounts, histories, money
 from cardroom.service.context import ServiceContext
 from tests.service.gamekit import PASSWORD, players
@@ -49,8 +47,7 @@ def test_reads_run_while_a_command_holds_the_database(ctx: ServiceContext) -> No
         writer.join()
 
 
-@pytest.mark.parametrize("hold", [HOLD_SECONDS])
-def test_a_write_does_wait(ctx: ServiceContext, hold: float) -> None:
+def test_a_write_does_wait(ctx: ServiceContext) -> None:
     """The other side, so the test above can fail: a second write transaction on
     SQLite does wait for the first (PostgreSQL locks rows, not the database)."""
     players(ctx, "bob")
@@ -60,7 +57,7 @@ def test_a_write_does_wait(ctx: ServiceContext, hold: float) -> None:
         with ctx.transaction() as session:
             money.ledger.house_account(session)
             holding.set()
-            release.wait(hold)
+            release.wait(HOLD_SECONDS)
 
     writer = threading.Thread(target=command)
     writer.start()
