@@ -14,7 +14,8 @@ that follows from it:
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
-``save`` writes the table back, bumps the version, keeps ``game_players`` in step,
+``save`` writes the table back, bumps the version, numbers the events on from the
+row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step,
 reschedules the game's deadlines and records the notices the stored events call for
 (``cardroom.service.notifications.notices_in``: your turn, a start, an end), which
 ``result`` returns. Requests carry the version they saw and an optional idempotency
@@ -33,7 +34,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, load_only
 
@@ -140,15 +141,6 @@ def lock_game(session: Session, game_id: int) -> Game:
     if game is None:
         raise GameNotFound(f"There is no game {game_id}.")
     return game
-
-
-def last_seq(session: Session, game_id: int) -> int:
-    return int(
-        session.scalar(
-            select(func.coalesce(func.max(GameEvent.seq), 0)).where(GameEvent.game_id == game_id)
-        )
-        or 0
-    )
 
 
 @dataclass
@@ -513,9 +505,11 @@ class GameTx:
         game.last_activity_at = self.now
         first = len(self.stored)
         # Reads and inserts without flushing: the game's row goes out once, with the
-        # deadlines' (each flush is a unit of work of its own).
+        # deadlines' (each flush is a unit of work of its own). The events are numbered
+        # on from the row's ``last_seq`` (locked and loaded by ``open``): no read of
+        # the events' highest number.
         with self.session.no_autoflush:
-            seq = last_seq(self.session, game.id)
+            seq = game.last_seq
             rows: list[dict[str, Any]] = []
             for record in self.records:
                 seq += 1
@@ -539,6 +533,7 @@ class GameTx:
                 # object, an identity and a RETURNING per event (most commands make
                 # several), and nothing here reads the rows back.
                 self.session.execute(_INSERT_EVENTS, rows)
+                game.last_seq = seq  # goes out with the row's other changes
         self.records = []
         self.changed = False
         seating = self._seating_now()

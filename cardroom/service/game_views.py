@@ -23,7 +23,6 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound, NotSeated
 from cardroom.service.game_records import GameDetail, PlayResult, StoredEvent
-from cardroom.service.game_tx import last_seq
 from cardroom.service.lobby import GameMoment, detail_of, game_detail, moment_in
 from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
@@ -198,10 +197,12 @@ def events_page(
     _check_viewer(viewer_id)
     _check_page(after_seq, limit)
     with reading(), ctx.transaction() as session:
-        if type(game_id) is not int or session.get(Game, game_id) is None:
+        game = session.get(Game, game_id) if type(game_id) is int else None
+        if game is None:
             raise GameNotFound(f"There is no game {game_id}.")
+        # One snapshot (``reading``): the row's ``last_seq`` is where these events end.
         events = _events_after(session, game_id, viewer_id, after_seq, limit)
-        return EventsPage(events, last_seq(session, game_id))
+        return EventsPage(events, game.last_seq)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from cardroom.service.game_records import (
     PlayResult,
     SeatView,
 )
-from cardroom.service.game_tx import GameTx, last_seq
+from cardroom.service.game_tx import GameTx
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
 from cardroom.service.users import SUSPENDED_SENTENCE
 from cardroom.store import ledger
@@ -559,7 +559,7 @@ def moment_in(session: Session, game_id: int) -> GameMoment:
     table = table_from_dict(game.state)
     wanted = {game.host_id, *table.players()}
     names = dict(session.execute(select(User.id, User.name).where(User.id.in_(wanted))).all())
-    return GameMoment(game, table, names.get(game.host_id, "?"), names, last_seq(session, game.id))
+    return GameMoment(game, table, names.get(game.host_id, "?"), names, game.last_seq)
 
 
 def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:
