@@ -3,7 +3,8 @@
 Plays heads-up hands through the use cases a request runs, in the order the server
 runs them, and times each part in CPU time with the SQL statements it sends:
 
-- sign-in: the bearer token's lookup (``accounts.user_for_token``);
+- sign-in: the bearer token's lookup, as the HTTP routes make it
+  (``accounts.user_for_recent_token``: a session proven a moment ago is not read);
 - command: ``play.act`` or ``play.press_continue``: one write transaction, the
   notices it calls for included;
 - answer: the command's events for the actor (``game_views.result_events``, with
@@ -107,7 +108,7 @@ def run(url: str, hands: int) -> dict[str, Any]:
             assert mine.hand is not None and mine.hand.legal is not None
             kind = "check" if "check" in mine.hand.legal.kinds else "call"
             version = mine.summary.version
-            meter("sign-in", lambda p=player: accounts.user_for_token(ctx, tokens[p]))
+            meter("sign-in", lambda p=player: accounts.user_for_recent_token(ctx, tokens[p]))
             result = meter(
                 "command",
                 lambda p=player, k=kind, v=version: play.act(
@@ -116,7 +117,7 @@ def run(url: str, hands: int) -> dict[str, Any]:
             )
         else:
             player = users[commands % 2]
-            meter("sign-in", lambda p=player: accounts.user_for_token(ctx, tokens[p]))
+            meter("sign-in", lambda p=player: accounts.user_for_recent_token(ctx, tokens[p]))
             result = meter(
                 "command", lambda p=player: play.press_continue(ctx, game, p, source=source)
             )

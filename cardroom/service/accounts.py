@@ -190,8 +190,11 @@ def sign_out(ctx: ServiceContext, token: str) -> None:
     the client's goal, being signed out, already holds."""
     with ctx.transaction() as session:
         row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
-        if row is not None and row.revoked_at is None:
-            row.revoked_at = ctx.now()
+        if row is None or row.revoked_at is not None:
+            return
+        row.revoked_at = ctx.now()
+        user_id = row.user_id
+    ctx.recent_sessions.forget_user(user_id)
 
 
 def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
@@ -201,6 +204,28 @@ def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
     # (docs/storage.md), and one statement loads the session with its user.
     with reading(), ctx.transaction() as session:
         return UserInfo.of(_session_for_token(ctx, session, token).user)
+
+
+def user_for_recent_token(ctx: ServiceContext, token: str) -> UserInfo:
+    """``user_for_token``, trusting a session this process proved in the last few
+    seconds (``cardroom.service.recent_sessions``: what that trust costs)."""
+    key = token_hash(token)
+    known = ctx.recent_sessions.get(key, ctx.now())
+    if known is not None:
+        return known
+    generation = ctx.recent_sessions.generation
+    with reading(), ctx.transaction() as session:
+        row = _session_for_token(ctx, session, token)
+        user = UserInfo.of(row.user)
+        expires_at = row.expires_at
+    ctx.recent_sessions.put(key, user, expires_at, generation)
+    return user
+
+
+def recently_proven(ctx: ServiceContext, token: str) -> UserInfo | None:
+    """The user of a session this process proved in the last few seconds, without
+    the database; None if it must be read (``user_for_recent_token``)."""
+    return ctx.recent_sessions.get(token_hash(token), ctx.now())
 
 
 def _session_for_token(ctx: ServiceContext, session: Session, token: str) -> UserSession:
@@ -235,6 +260,7 @@ def change_password(ctx: ServiceContext, token: str, old_password: str, new_pass
             raise AuthenticationFailed("Your current password is not right.")
         user.password_hash = new_hash
         _revoke_sessions(session, user.id, ctx.now(), keep=current.id)
+    ctx.recent_sessions.forget_user(user.id)
 
 
 def _revoke_sessions(session: Session, user_id: int, now: datetime, keep: int | None) -> int:
@@ -273,7 +299,9 @@ def set_role(ctx: ServiceContext, actor: Actor, name: str, role: Role, reason: s
             after={"role": role.value},
             now=ctx.now(),
         )
-        return UserInfo.of(user)
+        changed = UserInfo.of(user)
+    ctx.recent_sessions.forget_user(changed.id)
+    return changed
 
 
 def suspend(ctx: ServiceContext, actor: Actor, name: str, reason: str) -> UserInfo:
@@ -301,7 +329,9 @@ def suspend(ctx: ServiceContext, actor: Actor, name: str, reason: str) -> UserIn
             after={"suspended": True, "sessions_ended": ended},
             now=ctx.now(),
         )
-        return UserInfo.of(user)
+        suspended = UserInfo.of(user)
+    ctx.recent_sessions.forget_user(suspended.id)
+    return suspended
 
 
 def reinstate(ctx: ServiceContext, actor: Actor, name: str, reason: str) -> UserInfo:

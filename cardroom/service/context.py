@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
 from cardroom.service.passwords import make_hasher
+from cardroom.service.recent_sessions import RecentSessions
 from cardroom.service.throttle import DatabaseThrottle, LoginThrottle, NoThrottle
 from cardroom.store.db import make_engine, make_sessionmaker
 
@@ -31,6 +32,8 @@ class ServiceContext:
     sessions: sessionmaker[Session]
     clock: Clock = system_clock
     login_throttle: LoginThrottle = field(default_factory=NoThrottle)
+    # Sessions proven a moment ago in this process (the HTTP routes' sign-in check).
+    recent_sessions: RecentSessions = field(default_factory=RecentSessions, compare=False)
     hasher: PasswordHasher = field(init=False)
 
     def __post_init__(self) -> None:

@@ -16,6 +16,7 @@ from fastapi import Depends, FastAPI
 
 from cardroom.config import Settings
 from cardroom.service.context import ServiceContext
+from cardroom.web import threads
 from cardroom.web.deps import WebSettings, require_json_body
 from cardroom.web.errors import install_error_handlers
 from cardroom.web.live import Live
@@ -58,6 +59,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await threads.start(app, app.state.web)
         if ctx is not None:
             # The caller owns the context and closes it.
             await live.start()

@@ -31,6 +31,7 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Request, Response
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from cardroom.config import ConfigError
 from cardroom.service import accounts
@@ -59,6 +60,10 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 
 
+DEFAULT_WORKER_THREADS = 8
+MAX_WORKER_THREADS = 256
+
+
 @dataclass(frozen=True)
 class WebSettings:
     """Settings only the HTTP layer reads.
@@ -67,9 +72,18 @@ class WebSettings:
     the room, to know that the browser's connection was HTTPS (and so mark cookies
     Secure). Off by default: without a proxy that overwrites the header, any client
     could send it. Set ``CARDROOM_TRUST_PROXY=1`` or ``cardroom serve --trust-proxy``.
+
+    ``worker_threads``: how many requests at once may run their database work on
+    the thread pool (``CARDROOM_WORKER_THREADS``, default 8). Python runs one thread
+    at a time and SQLite one writer, so more threads only queue inside the process,
+    each with its own stack and allocator arena: with 40 (anyio's default) the busy
+    load test had the same throughput, a slower p99 and 0.5 MB more per table
+    (docs/benchmarks.md, "Load test"). Password hashing has threads of its own
+    (``cardroom.web.threads``), so sign-ins never hold up a table.
     """
 
     trust_proxy: bool = False
+    worker_threads: int = DEFAULT_WORKER_THREADS
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -77,7 +91,13 @@ class WebSettings:
         text = env.get("CARDROOM_TRUST_PROXY", "").strip().lower()
         if text not in _TRUE | _FALSE:
             raise ConfigError(f"CARDROOM_TRUST_PROXY must be 1 or 0, not {text!r}.")
-        return cls(trust_proxy=text in _TRUE)
+        threads = env.get("CARDROOM_WORKER_THREADS", "").strip() or str(DEFAULT_WORKER_THREADS)
+        if not threads.isdigit() or not 1 <= int(threads) <= MAX_WORKER_THREADS:
+            raise ConfigError(
+                f"CARDROOM_WORKER_THREADS must be a whole number from 1 to "
+                f"{MAX_WORKER_THREADS}, not {threads!r}."
+            )
+        return cls(trust_proxy=text in _TRUE, worker_threads=int(threads))
 
 
 # -- the room -------------------------------------------------------------------------------
@@ -178,10 +198,16 @@ class SignedInSession:
     user: UserInfo
 
 
-def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession:
+async def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession:
+    """The request's session. A session this process proved a few seconds ago is
+    trusted without a read or a thread (``cardroom.service.recent_sessions``); any
+    other is read from the database on the thread pool."""
     if creds is None:
         raise AuthenticationFailed(NOT_SIGNED_IN)
-    return SignedInSession(token=creds.token, user=accounts.user_for_token(ctx, creds.token))
+    user = accounts.recently_proven(ctx, creds.token)
+    if user is None:
+        user = await run_in_threadpool(accounts.user_for_recent_token, ctx, creds.token)
+    return SignedInSession(token=creds.token, user=user)
 
 
 CurrentSession = Annotated[SignedInSession, Depends(current_session)]

@@ -1,6 +1,11 @@
-"""Joining and signing in: ``/api/accounts/*`` and ``GET /api/me``."""
+"""Joining and signing in: ``/api/accounts/*`` and ``GET /api/me``.
+
+The routes that hash a password run it on the hashing threads (``cardroom.web.
+threads``), not on the pool the tables' commands use."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from fastapi import APIRouter, Request, Response
 
@@ -24,18 +29,19 @@ from cardroom.web.schemas import (
     SignUpIn,
     UserOut,
 )
+from cardroom.web.threads import hashing
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
 @router.post("/accounts/sign-up", status_code=201, responses=documented(409, 413, 415, 422))
-def sign_up(body: SignUpIn, ctx: ContextDep) -> UserOut:
+async def sign_up(body: SignUpIn, ctx: ContextDep, request: Request) -> UserOut:
     """A new player with the starting balance. Sign in next to get a session."""
-    return UserOut.of(accounts.sign_up(ctx, body.name, body.password))
+    return UserOut.of(await hashing(request, accounts.sign_up, ctx, body.name, body.password))
 
 
 @router.post("/accounts/sign-in", responses=documented(401, 403, 413, 415, 422, 429))
-def sign_in(
+async def sign_in(
     body: SignInIn,
     ctx: ContextDep,
     web: WebSettingsDep,
@@ -45,8 +51,12 @@ def sign_in(
     """A new session: set as cookies for a browser, and returned as a bearer token for
     API clients. Attempts are limited per name and per client address (429, with
     `Retry-After`)."""
-    signed_in = accounts.sign_in(
-        ctx, body.name, body.password, address=client_address(request, web)
+    signed_in = await hashing(
+        request,
+        partial(accounts.sign_in, address=client_address(request, web)),
+        ctx,
+        body.name,
+        body.password,
     )
     set_session_cookies(
         response,
@@ -80,10 +90,19 @@ def sign_out(
 
 
 @router.post("/accounts/password", status_code=204, responses=documented(401, 403, 413, 415, 422))
-def change_password(body: PasswordChangeIn, ctx: ContextDep, session: CurrentSession) -> None:
+async def change_password(
+    body: PasswordChangeIn, ctx: ContextDep, session: CurrentSession, request: Request
+) -> None:
     """Set a new password, proving the current one. Every other session of the user
     ends; this one stays."""
-    accounts.change_password(ctx, session.token, body.current_password, body.new_password)
+    await hashing(
+        request,
+        accounts.change_password,
+        ctx,
+        session.token,
+        body.current_password,
+        body.new_password,
+    )
 
 
 @router.get("/me", responses=documented(401, 403))
