@@ -34,13 +34,44 @@ class StoredEvent:
         return cls(row.seq, row.kind, row.payload, row.hand_id, row.version, row.created_at)
 
 
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """The columns of a game's row that its views read (``lobby.detail_of``: the
+    summary, the table times), copied out of the ORM row. What outlives the
+    transaction holds this, not the row: a watched game's last change is kept for
+    as long as its sockets are open, and the row would keep its instance state and
+    ``state``, the whole table as decoded JSON, beside the decoded ``Table``."""
+
+    id: int
+    host_id: int
+    preset: str
+    format: GameFormat
+    status: GameStatus
+    version: int
+    created_at: datetime  # table times count from here (``schedule.seconds_of``)
+    last_activity_at: datetime
+
+    @classmethod
+    def of(cls, game: Game) -> GameRow:
+        return cls(
+            game.id,
+            game.host_id,
+            game.preset,
+            game.format,
+            game.status,
+            game.version,
+            game.created_at,
+            game.last_activity_at,
+        )
+
+
 @dataclass(frozen=True)
 class AfterCommit:
     """The table as a command left it, handed from its transaction to the sockets of
     the process that committed it (``game_views.change_of``), which then need not
     read back what was just written. Read-only from the commit on."""
 
-    game: Game  # the game's row, loaded; expire_on_commit is off
+    game: GameRow  # the game's row as saved
     table: Table  # as saved
     hand_id: int | None  # the row id of ``table.hand``, if this command touched it
     last_seq: int  # the game's last event number

@@ -53,7 +53,7 @@ from cardroom.service.game_errors import (
     TooManyWaitingGames,
     translated,
 )
-from cardroom.service.game_records import AfterCommit, PlayResult, StoredEvent
+from cardroom.service.game_records import AfterCommit, GameRow, PlayResult, StoredEvent
 from cardroom.service.money import pay
 from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
 from cardroom.store import ledger
@@ -259,7 +259,7 @@ class GameTx:
             tuple(self.stored),
             notices=tuple(self.notices),
             after=AfterCommit(
-                self.game,
+                GameRow.of(self.game),
                 self.table,
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,

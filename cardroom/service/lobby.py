@@ -34,6 +34,7 @@ from cardroom.service.game_errors import (
 )
 from cardroom.service.game_records import (
     GameDetail,
+    GameRow,
     GameSummary,
     HandView,
     LegalActionsView,
@@ -482,7 +483,7 @@ def my_games(ctx: ServiceContext, user_id: int) -> tuple[GameSummary, ...]:
         return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
 
 
-def summary(game: Game, table: Table, host_name: str) -> GameSummary:
+def summary(game: Game | GameRow, table: Table, host_name: str) -> GameSummary:
     cfg = table.config
     return GameSummary(
         id=game.id,
@@ -520,7 +521,7 @@ def seat_cost(ctx: ServiceContext, game_id: int, user_id: int) -> int:
         return _cost(game, table_from_dict(game.state), user_id, seconds_of(game, now))
 
 
-def _cost(game: Game, table: Table, user_id: int, t: float) -> int:
+def _cost(game: Game | GameRow, table: Table, user_id: int, t: float) -> int:
     return table.buy_in_cost(user_id, t) if table.config.pays_money else 0
 
 
@@ -546,7 +547,7 @@ class GameMoment:
     change and shown to every viewer of the table (``detail_of``). Nothing here may
     be changed: several viewers read it at once."""
 
-    game: Game  # loaded, outside its session (expire_on_commit is off)
+    game: GameRow  # the row without its state: ``table`` is that, decoded
     table: Table
     host_name: str
     names: Mapping[int, str]  # user id -> name, for everyone at the table
@@ -559,7 +560,8 @@ def moment_in(session: Session, game_id: int) -> GameMoment:
     table = table_from_dict(game.state)
     wanted = {game.host_id, *table.players()}
     names = dict(session.execute(select(User.id, User.name).where(User.id.in_(wanted))).all())
-    return GameMoment(game, table, names.get(game.host_id, "?"), names, game.last_seq)
+    host = names.get(game.host_id, "?")
+    return GameMoment(GameRow.of(game), table, host, names, game.last_seq)
 
 
 def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from cardroom.service.game_records import GameRow
 from cardroom.store.models import Deadline, DeadlineKind, Game
 from cardroom.table import Table, TableStatus, blinds_at_level
 
@@ -34,12 +35,12 @@ class Wanted:
     payload: dict[str, Any]
 
 
-def at(game: Game, seconds: float) -> datetime:
+def at(game: Game | GameRow, seconds: float) -> datetime:
     """The moment of a table time (seconds since the game was created)."""
     return game.created_at + timedelta(seconds=seconds)
 
 
-def seconds_of(game: Game, moment: datetime) -> float:
+def seconds_of(game: Game | GameRow, moment: datetime) -> float:
     """The table time of a moment: seconds since the game was created."""
     return (moment - game.created_at).total_seconds()
 
