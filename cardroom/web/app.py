@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from starlette.types import Receive, Scope, Send
 
 from cardroom.config import Settings
 from cardroom.service.context import ServiceContext
@@ -40,6 +41,21 @@ the `{CSRF_HEADER}` header.
 **Errors** are `{{"error": {{"code": "...", "message": "..."}}}}`: `code` is a stable
 word to branch on, `message` a sentence for people.
 """
+
+
+class CardroomApp(FastAPI):
+    """FastAPI, except that the room's WebSockets go straight to their handlers
+    (``ws.socket_for``), not through the middleware stack, which is for HTTP: an open
+    socket would hold a frame of every layer for its whole life. (So a middleware
+    added to the app, or FastAPI's telemetry, does not see them.)"""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and not self.root_path:
+            socket = ws.socket_for(self, scope, receive, send)
+            if socket is not None:
+                await socket
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -81,7 +97,7 @@ def create_app(
         finally:
             started.close()
 
-    app = FastAPI(
+    app = CardroomApp(
         title="Cardroom",
         version="0.1.0",
         description=DESCRIPTION,

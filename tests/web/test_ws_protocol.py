@@ -4,14 +4,19 @@ socket stays usable; ``/ws/me`` and its notices and hints."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.service import notifications
 from cardroom.service.context import ServiceContext
+from cardroom.web.app import create_app
+from cardroom.web.deps import WebSettings
 from cardroom.web.routes import ws as ws_routes
 from tests.web.games_kit import (
     Player,
@@ -204,3 +209,131 @@ def test_a_socket_ends_with_its_session(
         with pytest.raises(WebSocketDisconnect) as closed:
             receive(w.ws)
         assert closed.value.code == 4401
+
+
+def test_an_unexpected_error_on_connecting_closes_the_socket_with_1011(
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    pair: tuple[int, Player, Player],
+) -> None:
+    """A bug while a socket connects (here: reading the table) is logged, and the
+    client gets a sentence and the close code 1011, never the traceback."""
+    game, alice, _ = pair
+
+    def broken(*_args: Any) -> Any:
+        raise ZeroDivisionError("a bug with a secret in it")
+
+    monkeypatch.setattr(ws_routes, "game_detail", broken)
+    with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
+        refusal = receive(ws)
+        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
+        assert "secret" not in refusal["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1011
+    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+
+
+def test_an_unexpected_error_on_ws_me_closes_it_with_1011(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    alice = new_player(client, "alice")
+
+    def broken(*_args: Any) -> Any:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(ws_routes.accounts, "user_for_token", broken)
+    with client.websocket_connect(f"/ws/me?token={alice.token}") as ws:
+        refusal = receive(ws)
+        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1011
+    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+
+
+def test_an_unexpected_error_while_serving_closes_the_socket_with_1011(
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    pair: tuple[int, Player, Player],
+) -> None:
+    game, alice, _ = pair
+
+    async def broken(*_args: Any) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(ws_routes.GameFeed, "answer", broken)
+    with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
+        assert receive(ws)["type"] == "snapshot"
+        ws.send_text('{"type": "ping"}')
+        refusal = receive(ws)
+        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1011
+    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+
+
+def test_sockets_go_straight_to_their_handlers_past_the_middleware_stack(
+    ctx: ServiceContext,
+) -> None:
+    """An open socket holds a frame of every middleware layer it went through (a
+    quarter of an idle socket's memory): the room's sockets skip them; HTTP does not."""
+    seen: list[str] = []
+
+    class Recorder:
+        def __init__(self, app: ASGIApp) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            seen.append(f"{scope['type']} {scope.get('path', '')}")
+            await self.app(scope, receive, send)
+
+    app = create_app(ctx, web=WebSettings(trust_proxy=False))
+    app.add_middleware(Recorder)
+    with TestClient(app) as client:
+        alice, bob = new_player(client, "alice"), new_player(client, "bob")
+        game = heads_up(client, alice, bob)
+        seen.clear()
+        with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
+            assert receive(ws)["type"] == "snapshot"
+            ws.send_text('{"type": "ping"}')
+            assert receive(ws)["type"] == "pong"
+        with client.websocket_connect(f"/ws/me?token={alice.token}") as ws:
+            ws.send_text('{"type": "ping"}')
+            assert receive(ws)["type"] == "pong"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/elsewhere") as ws:
+            receive(ws)  # not a socket of ours: the stack refuses it as before
+        assert client.get("/healthz").status_code == 200
+    assert seen == ["websocket /ws/elsewhere", "http /healthz"]
+
+
+def test_a_ws_me_client_that_stops_reading_loses_the_oldest_messages() -> None:
+    """Queued for a slow client: at most USER_QUEUE_MAX, the newest; and once all is
+    sent, the socket keeps no task."""
+
+    async def scenario() -> tuple[list[int], bool]:
+        sent: list[str] = []
+        release = asyncio.Event()
+
+        class Stuck:
+            async def send_text(self, text: str) -> None:
+                sent.append(text)
+                await release.wait()
+
+        feed = ws_routes.UserFeed(Stuck(), live=None, token="t")  # type: ignore[arg-type]
+        for n in range(ws_routes.USER_QUEUE_MAX + 50):
+            feed.push({"n": n})
+        await asyncio.sleep(0.01)
+        release.set()
+        for _ in range(1000):
+            if feed._pumping is None:
+                break
+            await asyncio.sleep(0)
+        return [json.loads(text)["n"] for text in sent], feed._pumping is None
+
+    sent, idle = asyncio.run(scenario())
+    assert sent == list(range(50, 50 + ws_routes.USER_QUEUE_MAX))
+    assert idle

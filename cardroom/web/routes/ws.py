@@ -13,23 +13,26 @@ payload about a game goes through the per-viewer filter (``cardroom.service.
 game_views``, which calls ``cardroom.views``). A bad message from the client gets
 an ``error`` message and the socket stays open. Refusals on connecting are sent as an
 ``error`` message, then the socket is closed with a 44xx code (4401 not signed in,
-4403 not allowed, 4404 no such game).
+4403 not allowed, 4404 no such game). An unexpected error is logged, and the client
+gets an ``error`` message and the code 1011, never the traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
-from starlette.routing import WebSocketRoute
+from starlette.routing import Match, WebSocketRoute
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from cardroom.service import accounts
@@ -56,9 +59,10 @@ log = logging.getLogger(__name__)
 
 def install(app: FastAPI) -> None:
     """Add the sockets as plain Starlette routes: the app-wide dependencies (the JSON
-    body check) are for HTTP requests and have no request to look at here."""
-    app.router.routes.append(WebSocketRoute("/ws/games/{game_id}", game_socket))
-    app.router.routes.append(WebSocketRoute("/ws/me", me_socket))
+    body check) are for HTTP requests and have no request to look at here. (The app
+    built by ``create_app`` hands them their sockets before its middleware stack
+    even sees them: ``socket_for``.)"""
+    app.router.routes.extend(route for route, _ in SOCKETS)
 
 
 CLOSE_NOT_SIGNED_IN = 4401
@@ -151,7 +155,11 @@ def _parse(model: type[BaseModel], data: dict[str, Any]) -> BaseModel | str:
 class Connection:
     """One accepted socket: sends one message at a time, in order, and only while
     its session lasts (signed out, expired, revoked or suspended: the socket is
-    closed, looked at again at most every ``SESSION_RECHECK_SECONDS``)."""
+    closed, looked at again at most every ``SESSION_RECHECK_SECONDS``).
+
+    What it has to send goes out through a task started when there is something to
+    send, and ending when there is nothing left: an idle socket (most of them, most
+    of the time) keeps no task, no event and no queue of its own."""
 
     def __init__(self, websocket: WebSocket, live: Live, token: str) -> None:
         self.websocket = websocket
@@ -159,6 +167,8 @@ class Connection:
         self._token = token
         self._checked = time.monotonic()
         self._sending = asyncio.Lock()
+        self._pumping: asyncio.Task[None] | None = None
+        self._open = True  # False once the socket ends: nothing more is sent
 
     async def send(self, message: BaseModel | dict[str, Any]) -> None:
         # pydantic writes a model's JSON itself, at a third of the cost of a dict
@@ -184,13 +194,48 @@ class Connection:
         self._checked = time.monotonic()
         return True
 
+    async def answer(self, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _start_pump(self) -> None:
+        """Send what there is to send, unless the pump runs already (it looks again
+        before it ends)."""
+        if self._pumping is None and self._open:
+            self._pumping = asyncio.create_task(self._run_pump())
+
+    async def _pump(self) -> bool:
+        """Send until there is nothing left: False if the socket is done for (the
+        client left, or the session ended and the socket was closed)."""
+        raise NotImplementedError
+
+    async def _run_pump(self) -> None:
+        try:
+            if not await self._pump():
+                self._open = False
+        except (WebSocketDisconnect, RuntimeError):
+            self._open = False  # the client is gone; the reading side sees it too
+        except Exception:
+            # The database hiccuped checking the session: the next wake tries again.
+            log.exception("a WebSocket could not send")
+        finally:
+            self._pumping = None
+
+    async def stop(self) -> None:
+        """The socket ends: send nothing more."""
+        self._open = False
+        pumping, self._pumping = self._pumping, None
+        if pumping is not None:
+            pumping.cancel()
+            with contextlib.suppress(BaseException):
+                await pumping
+
 
 # -- a table ---------------------------------------------------------------------------
 
 
 class GameFeed(Connection):
     """A table for one viewer. ``sent_seq``/``sent_version``: what the client has; a
-    change wakes the pump, which sends the events after ``sent_seq`` and a snapshot."""
+    change starts the pump, which sends the events after ``sent_seq`` and a snapshot."""
 
     def __init__(
         self, websocket: WebSocket, live: Live, token: str, game_id: int, viewer_id: int
@@ -199,12 +244,13 @@ class GameFeed(Connection):
         self.game_id, self.viewer_id = game_id, viewer_id
         self.sent_seq = 0
         self.sent_version = 0
-        self._wake = asyncio.Event()
+        self._behind = False  # a change came since the pump last looked
         self._catching_up = asyncio.Lock()
 
     def changed(self, seq: int, version: int) -> None:
         if seq > self.sent_seq or version > self.sent_version:
-            self._wake.set()
+            self._behind = True
+            self._start_pump()
 
     async def snapshot(self) -> None:
         async with self._catching_up:
@@ -252,19 +298,19 @@ class GameFeed(Connection):
         ]
         return min(sent, default=self.sent_seq)
 
-    async def pump(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
+    async def _pump(self) -> bool:
+        while self._behind:
+            self._behind = False
             if not await self.still_signed_in():
-                return
+                return False
             try:
                 await self.catch_up()
             except (WebSocketDisconnect, RuntimeError):
-                return  # the client is gone; the reading side sees it too
+                return False  # the client is gone; the reading side sees it too
             except Exception:
                 # The database hiccuped: the next change (or a resync) tries again.
                 log.exception("could not bring a watcher of game %s up to date", self.game_id)
+        return True
 
     async def answer(self, data: dict[str, Any]) -> None:
         kind = data.get("type")
@@ -296,11 +342,14 @@ async def game_socket(websocket: WebSocket) -> None:
                 await feed.snapshot()
             except NotFound as missing:
                 raise Refused(CLOSE_NOT_FOUND, missing.sentence) from None
-            await _serve(websocket, feed, feed.pump(), feed.answer)
+            await _serve(websocket, feed)
         finally:
             live.unwatch_game(number, feed)
+            await feed.stop()
     except Refused as refused:
         await _refuse(websocket, refused)
+    except Exception:
+        await _failed(websocket)
 
 
 # -- the user's own stream --------------------------------------------------------------
@@ -309,19 +358,24 @@ async def game_socket(websocket: WebSocket) -> None:
 class UserFeed(Connection):
     def __init__(self, websocket: WebSocket, live: Live, token: str) -> None:
         super().__init__(websocket, live, token)
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=USER_QUEUE_MAX)
+        # Made with the first message: most sockets wait with nothing queued.
+        self.queue: collections.deque[dict[str, Any]] | None = None
 
     def push(self, message: Any) -> None:
-        if self.queue.full():
-            self.queue.get_nowait()  # a client that stopped reading loses the oldest
-        self.queue.put_nowait(dict(message))
+        if self.queue is None:
+            # A client that stopped reading loses the oldest.
+            self.queue = collections.deque(maxlen=USER_QUEUE_MAX)
+        self.queue.append(dict(message))
+        self._start_pump()
 
-    async def pump(self) -> None:
-        while True:
-            message = await self.queue.get()
+    async def _pump(self) -> bool:
+        while self.queue:
+            message = self.queue.popleft()
             if not await self.still_signed_in():
-                return
+                return False
             await self.send(message)
+        self.queue = None
+        return True
 
     async def answer(self, data: dict[str, Any]) -> None:
         if data.get("type") == "ping":
@@ -340,25 +394,24 @@ async def me_socket(websocket: WebSocket) -> None:
     except Refused as refused:
         await _refuse(websocket, refused)
         return
+    except Exception:
+        await _failed(websocket)
+        return
     feed = UserFeed(websocket, live, token)
     live.watch_user(user.id, feed)
     try:
-        await _serve(websocket, feed, feed.pump(), feed.answer)
+        await _serve(websocket, feed)
     finally:
         live.unwatch_user(user.id, feed)
+        await feed.stop()
 
 
 # -- the loop both share -----------------------------------------------------------------
 
 
-async def _serve(
-    websocket: WebSocket,
-    connection: Connection,
-    pump: Coroutine[Any, Any, None],
-    answer: Callable[[dict[str, Any]], Awaitable[None]],
-) -> None:
-    """Read the client's messages while ``pump`` sends ours, until the client goes."""
-    pumping = asyncio.create_task(pump)
+async def _serve(websocket: WebSocket, connection: Connection) -> None:
+    """Read the client's messages (the connection sends ours as they come) until the
+    client goes."""
     try:
         while True:
             raw = await websocket.receive()
@@ -371,18 +424,47 @@ async def _serve(
                 await connection.error(data)
                 continue
             try:
-                await answer(data)
+                await connection.answer(data)
             except ServiceError as refused:  # a resync of a game that is gone...
                 await connection.error(refused.sentence)
     except (WebSocketDisconnect, RuntimeError):
         return  # the client left mid-send (Starlette raises RuntimeError after close)
     except Exception:
-        log.exception("a WebSocket failed")
-        if websocket.client_state is WebSocketState.CONNECTED:
-            await _refuse(
-                websocket, Refused(CLOSE_INTERNAL, "Something went wrong; please reconnect.")
-            )
-    finally:
-        pumping.cancel()
-        with contextlib.suppress(BaseException):
-            await pumping
+        await _failed(websocket)
+
+
+async def _failed(websocket: WebSocket) -> None:
+    """A bug or an outage: logged with its traceback, and the client told in a
+    sentence, closed with 1011 (never the traceback: it may hold anything)."""
+    log.exception("a WebSocket failed")
+    if websocket.client_state is WebSocketState.CONNECTED:
+        await _refuse(websocket, Refused(CLOSE_INTERNAL, "Something went wrong; please reconnect."))
+
+
+# -- routing -------------------------------------------------------------------------------
+
+SocketHandler = Callable[[WebSocket], Coroutine[Any, Any, None]]
+SOCKETS: tuple[tuple[WebSocketRoute, SocketHandler], ...] = (
+    (WebSocketRoute("/ws/games/{game_id}", game_socket), game_socket),
+    (WebSocketRoute("/ws/me", me_socket), me_socket),
+)
+
+
+def socket_for(
+    app: FastAPI, scope: Scope, receive: Receive, send: Send
+) -> Coroutine[Any, Any, None] | None:
+    """The handler of one of the room's sockets, ready for the server to await, or
+    None if the WebSocket is for another path. The app (``cardroom.web.app.
+    CardroomApp``) hands such a socket straight to its handler: through the
+    middleware stack, the socket would keep a suspended frame of every layer (the
+    error and exception middlewares, the body limit, the router, the route, their
+    exception wrappers...) for as long as it stays open, 10 of the 34 KB an idle
+    table socket cost the server. The sockets need none of them: they are not HTTP,
+    and the handlers refuse (44xx) and fail (1011, logged) by themselves."""
+    for route, handler in SOCKETS:
+        match, child_scope = route.matches(scope)
+        if match is Match.FULL:
+            scope["app"] = app
+            scope.update(child_scope)
+            return handler(WebSocket(scope, receive, send))
+    return None
