@@ -18,6 +18,7 @@ from starlette.types import Receive, Scope, Send
 
 from cardroom.config import Settings
 from cardroom.service.context import ServiceContext
+from cardroom.store.db import is_sqlite
 from cardroom.web import threads
 from cardroom.web.deps import WebSettings, require_json_body
 from cardroom.web.errors import install_error_handlers
@@ -76,9 +77,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await threads.start(app, app.state.web)
         if ctx is not None:
             # The caller owns the context and closes it.
+            await threads.start(app, app.state.web, sqlite=is_sqlite(ctx.engine))
             await live.start()
             try:
                 yield
@@ -88,6 +89,7 @@ def create_app(
         started = ServiceContext.start(settings or Settings.from_environ())
         app.state.ctx = started
         try:
+            await threads.start(app, app.state.web, sqlite=is_sqlite(started.engine))
             await live.start()
             _freeze_what_start_up_made()
             try:

@@ -60,7 +60,8 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 
 
-DEFAULT_WORKER_THREADS = 8
+SQLITE_WORKER_THREADS = 8
+POSTGRESQL_WORKER_THREADS = 40  # anyio's own default
 MAX_WORKER_THREADS = 256
 
 
@@ -74,16 +75,18 @@ class WebSettings:
     could send it. Set ``CARDROOM_TRUST_PROXY=1`` or ``cardroom serve --trust-proxy``.
 
     ``worker_threads``: how many requests at once may run their database work on
-    the thread pool (``CARDROOM_WORKER_THREADS``, default 8). Python runs one thread
-    at a time and SQLite one writer, so more threads only queue inside the process,
-    each with its own stack and allocator arena: with 40 (anyio's default) the busy
-    load test had the same throughput, a slower p99 and 0.5 MB more per table
-    (docs/benchmarks.md, "Load test"). Password hashing has threads of its own
-    (``cardroom.web.threads``), so sign-ins never hold up a table.
+    the thread pool (``CARDROOM_WORKER_THREADS``; by default 8 on SQLite, 40 on
+    PostgreSQL). Python runs one thread at a time and SQLite one writer, so on SQLite
+    more threads only queue inside the process, each with its own stack and
+    allocator arena: with 40 the busy load test had the same throughput, a slower p99
+    and 0.5 MB more per table. On PostgreSQL a thread spends much of a command
+    waiting for the server's answers, and two processes with 40 threads each made
+    114 commands/s where 8 made 86 (docs/benchmarks.md, "Load test"). Password
+    hashing has threads of its own (``cardroom.web.threads``).
     """
 
     trust_proxy: bool = False
-    worker_threads: int = DEFAULT_WORKER_THREADS
+    worker_threads: int | None = None  # None: by the database (above)
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -91,13 +94,13 @@ class WebSettings:
         text = env.get("CARDROOM_TRUST_PROXY", "").strip().lower()
         if text not in _TRUE | _FALSE:
             raise ConfigError(f"CARDROOM_TRUST_PROXY must be 1 or 0, not {text!r}.")
-        threads = env.get("CARDROOM_WORKER_THREADS", "").strip() or str(DEFAULT_WORKER_THREADS)
-        if not threads.isdigit() or not 1 <= int(threads) <= MAX_WORKER_THREADS:
+        threads = env.get("CARDROOM_WORKER_THREADS", "").strip()
+        if threads and (not threads.isdigit() or not 1 <= int(threads) <= MAX_WORKER_THREADS):
             raise ConfigError(
                 f"CARDROOM_WORKER_THREADS must be a whole number from 1 to "
                 f"{MAX_WORKER_THREADS}, not {threads!r}."
             )
-        return cls(trust_proxy=text in _TRUE, worker_threads=int(threads))
+        return cls(trust_proxy=text in _TRUE, worker_threads=int(threads) if threads else None)
 
 
 # -- the room -------------------------------------------------------------------------------

@@ -369,8 +369,11 @@ def test_sessions_expire_and_end_on_sign_out_password_change_and_suspension(
             def me(who: Player) -> httpx.Response:
                 return client.get("/api/me", headers=who.auth)
 
-            # Expiry: the same session, an hour on.
-            assert me(alice).status_code == 200
+            # Expiry: the same session, an hour on. Its row is moved on before the
+            # server has proven it: a process trusts a session it proved in the last
+            # 10 s, so a row changed behind its back is seen within those seconds
+            # (docs/api.md; tests/service/test_recent_sessions.py), while a real
+            # expiry is checked against the clock on every request.
             with sqlite_room.ctx.transaction() as session:
                 session.execute(
                     update(UserSession)

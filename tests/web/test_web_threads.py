@@ -13,13 +13,21 @@ from sqlalchemy import Engine, event
 from cardroom.config import ConfigError
 from cardroom.service.context import ServiceContext
 from cardroom.web.app import create_app
-from cardroom.web.deps import DEFAULT_WORKER_THREADS, WebSettings
-from cardroom.web.threads import HASHING_THREADS
+from cardroom.web.deps import (
+    POSTGRESQL_WORKER_THREADS,
+    SQLITE_WORKER_THREADS,
+    WebSettings,
+)
+from cardroom.web.threads import HASHING_THREADS, worker_threads
 
 
 def test_the_worker_threads_come_from_the_environment() -> None:
-    assert WebSettings.from_environ({}).worker_threads == DEFAULT_WORKER_THREADS
-    assert WebSettings.from_environ({"CARDROOM_WORKER_THREADS": "3"}).worker_threads == 3
+    chosen = WebSettings.from_environ({"CARDROOM_WORKER_THREADS": "3"})
+    assert chosen.worker_threads == 3
+    assert worker_threads(chosen, sqlite=True) == worker_threads(chosen, sqlite=False) == 3
+    default = WebSettings.from_environ({})
+    assert worker_threads(default, sqlite=True) == SQLITE_WORKER_THREADS
+    assert worker_threads(default, sqlite=False) == POSTGRESQL_WORKER_THREADS
 
 
 @pytest.mark.parametrize("text", ["0", "-1", "eight", "257", "2.5"])
