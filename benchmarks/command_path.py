@@ -16,6 +16,7 @@ runs them, and times each part in CPU time with the SQL statements it sends:
 
     $ .venv/bin/python benchmarks/command_path.py --hands 200
     $ .venv/bin/python benchmarks/command_path.py --database-url postgresql+psycopg://...
+      (a PostgreSQL server: the script makes a database of its own there and drops it)
 
 The figures bound what one server process can do: 1 / (sum of the parts) commands
 per CPU-second, before HTTP, WebSocket framing and the event loop.
@@ -28,11 +29,12 @@ import json
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import create_engine, event, make_url, text
 
 from cardroom.config import Settings
 from cardroom.deck import SeededRandomSource
@@ -63,14 +65,44 @@ class Meter:
             self.part = ""
 
 
+BENCH_DATABASE = "cardroom_bench_path"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="default: a fresh SQLite file; a PostgreSQL server's URL: a fresh database "
+        f"{BENCH_DATABASE} on it, dropped afterwards",
+    )
     args = parser.parse_args()
+    if args.database_url and make_url(args.database_url).get_backend_name() == "postgresql":
+        with fresh_postgres(args.database_url) as url:
+            print(json.dumps(run(url, args.hands), indent=2))
+        return
     with tempfile.TemporaryDirectory() as scratch:
         url = args.database_url or f"sqlite:///{Path(scratch) / 'bench.db'}"
         print(json.dumps(run(url, args.hands), indent=2))
+
+
+@contextmanager
+def fresh_postgres(server_url: str) -> Iterator[str]:
+    """A database of its own on the server, so the figures start from empty tables
+    and nothing is left in the server's other databases."""
+    admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
+    drop = text(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+    with admin.connect() as connection:
+        connection.execute(drop)
+        connection.execute(text(f"CREATE DATABASE {BENCH_DATABASE}"))
+    try:
+        url = make_url(server_url).set(database=BENCH_DATABASE)
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(drop)
+        admin.dispose()
 
 
 def run(url: str, hands: int) -> dict[str, Any]:
