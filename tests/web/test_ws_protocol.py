@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -212,6 +213,22 @@ def test_a_socket_ends_with_its_session(
         assert closed.value.code == 4401
 
 
+def assert_failed_with_1011(ws: WebSocketTestSession) -> str:
+    """The socket got the room's sentence for its own fault, then the close code
+    1011; the sentence, for more checks."""
+    refusal = receive(ws)
+    assert refusal["type"] == "error" and "went wrong" in refusal["message"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        receive(ws)
+    assert closed.value.code == 1011
+    message: str = refusal["message"]
+    return message
+
+
+def assert_logged(caplog: pytest.LogCaptureFixture, error: type[BaseException]) -> None:
+    assert any(r.exc_info and r.exc_info[0] is error for r in caplog.records)
+
+
 def test_an_unexpected_error_on_connecting_closes_the_socket_with_1011(
     client: TestClient,
     monkeypatch: pytest.MonkeyPatch,
@@ -227,13 +244,8 @@ def test_an_unexpected_error_on_connecting_closes_the_socket_with_1011(
 
     monkeypatch.setattr(ws_routes, "game_detail", broken)
     with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
-        refusal = receive(ws)
-        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
-        assert "secret" not in refusal["message"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            receive(ws)
-        assert closed.value.code == 1011
-    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+        assert "secret" not in assert_failed_with_1011(ws)
+    assert_logged(caplog, ZeroDivisionError)
 
 
 def test_an_unexpected_error_on_ws_me_closes_it_with_1011(
@@ -246,12 +258,8 @@ def test_an_unexpected_error_on_ws_me_closes_it_with_1011(
 
     monkeypatch.setattr(ws_routes.accounts, "user_for_token", broken)
     with client.websocket_connect(f"/ws/me?token={alice.token}") as ws:
-        refusal = receive(ws)
-        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            receive(ws)
-        assert closed.value.code == 1011
-    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+        assert_failed_with_1011(ws)
+    assert_logged(caplog, ZeroDivisionError)
 
 
 def test_an_unexpected_error_while_serving_closes_the_socket_with_1011(
@@ -269,19 +277,15 @@ def test_an_unexpected_error_while_serving_closes_the_socket_with_1011(
     with client.websocket_connect(f"/ws/games/{game}?token={alice.token}") as ws:
         assert receive(ws)["type"] == "snapshot"
         ws.send_text('{"type": "ping"}')
-        refusal = receive(ws)
-        assert refusal["type"] == "error" and "went wrong" in refusal["message"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            receive(ws)
-        assert closed.value.code == 1011
-    assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
+        assert_failed_with_1011(ws)
+    assert_logged(caplog, ZeroDivisionError)
 
 
 def test_sockets_go_straight_to_their_handlers_past_the_middleware_stack(
     ctx: ServiceContext,
 ) -> None:
     """An open socket holds a frame of every middleware layer it went through (a
-    quarter of an idle socket's memory): the room's sockets skip them; HTTP does not."""
+    third of an idle socket's memory): the room's sockets skip them; HTTP does not."""
     seen: list[str] = []
 
     class Recorder:
