@@ -31,7 +31,9 @@ WebSockets (messages are JSON objects with a ``type``):
 - ``/ws/games/{id}`` (session cookie, or ``?token=``; spectators welcome). Server:
   ``snapshot`` on connect, then after every committed change ``events`` followed by
   a fresh ``snapshot``; ``pong``; ``error``. Client: ``resync`` (answered with the
-  missed ``events`` and a ``snapshot``), ``ping``.
+  missed ``events`` and a ``snapshot``), ``ping``; and the two commands of play,
+  ``act`` (``WsActIn``) and ``continue`` (``WsContinueIn``), answered with
+  ``result`` (``WsResult``) or ``refused`` (``WsRefused``), matched by their ``ref``.
 - ``/ws/me`` (signed in). Server: ``notification``, ``games_changed``, ``pong``,
   ``error``. Client: ``ping``.
 """
@@ -62,7 +64,7 @@ from cardroom.store.models import (
     GameFormat,
     GameStatus,
 )
-from cardroom.web.schemas import MAX_ROW_ID
+from cardroom.web.schemas import MAX_ROW_ID, ErrorDetail
 
 # The largest amount a client may name: the largest integer a JavaScript number holds
 # exactly. Anything above can only be a mistake or an attack; the table refuses
@@ -76,6 +78,7 @@ EVENTS_PAGE_MAX = 1000  # cardroom.service.play.EVENTS_PAGE_MAX
 # A WebSocket message from a client is a small JSON object; anything longer is refused
 # with an error message (and the socket stays open).
 WS_MESSAGE_MAX_CHARS = 4096
+WS_REF_MAX_LENGTH = 64
 
 _NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f]*$"
 
@@ -445,6 +448,50 @@ class WsResyncIn(_In):
 
 class WsPingIn(_In):
     type: Literal["ping"]
+
+
+# A command over a table's socket: the HTTP route's body, its ``type``, and a ``ref``
+# the answer echoes (cardroom.web.socket_commands).
+SocketRef = Annotated[
+    StrictStr,
+    Field(
+        min_length=1,
+        max_length=WS_REF_MAX_LENGTH,
+        description="Chosen by the client; the answer (`result` or `refused`) echoes it.",
+    ),
+]
+
+
+class WsActIn(ActionIn):
+    """``POST /api/games/{id}/actions`` over the table's socket."""
+
+    type: Literal["act"]
+    ref: SocketRef
+
+
+class WsContinueIn(CommandIn):
+    """``POST /api/games/{id}/continue`` over the table's socket."""
+
+    type: Literal["continue"]
+    ref: SocketRef
+
+
+class WsResult(_Out):
+    """A command done: ``result`` is what the HTTP route answers."""
+
+    type: Literal["result"] = "result"
+    ref: str
+    result: CommandOut
+
+
+class WsRefused(_Out):
+    """A command refused, with the HTTP route's status and error body; ``ref`` is
+    null when the message had no usable one."""
+
+    type: Literal["refused"] = "refused"
+    ref: str | None
+    status: int
+    error: ErrorDetail
 
 
 # -- building the answers -----------------------------------------------------------

@@ -6,15 +6,19 @@ Both are signed in like HTTP requests: the session cookie (the browser), or
 header from a browser). A browser sends cookies with a WebSocket opened by any site,
 and the same-origin policy does not apply to WebSockets, so a cookie-authenticated
 socket must come from a page of the room itself (its ``Origin`` names our host):
-otherwise another site could watch a victim's table, hole cards included.
+otherwise another site could watch a victim's table, hole cards included, or play
+at it. (The check stands in for the CSRF token an HTTP write needs.)
 
-Messages are JSON objects with a ``type`` (``cardroom.web.schemas_games``). Every
-payload about a game goes through the per-viewer filter (``cardroom.service.
-game_views``, which calls ``cardroom.views``). A bad message from the client gets
-an ``error`` message and the socket stays open. Refusals on connecting are sent as an
-``error`` message, then the socket is closed with a 44xx code (4401 not signed in,
-4403 not allowed, 4404 no such game). An unexpected error is logged, and the client
-gets an ``error`` message and the code 1011, never the traceback.
+Messages are JSON objects with a ``type`` (``cardroom.web.schemas_games``). A player
+may send the two commands of play, ``act`` and ``continue``, over the table's socket
+rather than over HTTP, with the HTTP routes' semantics, one at a time
+(``cardroom.web.socket_commands``). Every payload about a game goes through the
+per-viewer filter (``cardroom.service.game_views``, which calls ``cardroom.views``).
+A bad message from the client gets an ``error`` message and the socket stays open.
+Refusals on connecting are sent as an ``error`` message, then the socket is closed
+with a 44xx code (4401 not signed in, 4403 not allowed, 4404 no such game). An
+unexpected error is logged, and the client gets an ``error`` message and the code
+1011, never the traceback.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from cardroom.service.errors import AccountSuspended, AuthenticationFailed, NotF
 from cardroom.service.game_views import update_for, update_from
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
+from cardroom.web import socket_commands
 from cardroom.web.errors import validation_message
 from cardroom.web.live import Live, live_of
 from cardroom.web.schemas import MAX_ROW_ID, SESSION_COOKIE
@@ -74,6 +79,10 @@ USER_QUEUE_MAX = 100  # a /ws/me client this far behind loses the oldest message
 SESSION_RECHECK_SECONDS = 60.0  # how stale a socket's proof of its session may be
 
 NOT_JSON = 'A message is a JSON object with a "type", such as {"type": "ping"}.'
+GAME_MESSAGES = (
+    'Send {"type": "ping"}, {"type": "resync", "after": <seq>}, {"type": "act", ...} '
+    'or {"type": "continue", ...}.'
+)
 
 
 class Refused(Exception):
@@ -325,8 +334,24 @@ class GameFeed(Connection):
                 await self.catch_up(parsed.after)
             else:
                 await self.error(str(parsed))
+        elif socket_commands.is_command(kind):
+            await self.command(data)
         else:
-            await self.error('Send {"type": "ping"} or {"type": "resync", "after": <seq>}.')
+            await self.error(GAME_MESSAGES)
+
+    async def command(self, data: dict[str, Any]) -> None:
+        """``act`` or ``continue``, as the HTTP route does it, awaited: a socket's
+        commands run one at a time, in order (``cardroom.web.socket_commands``). A
+        session found over is refused as HTTP refuses it, then the socket closes."""
+        done = await socket_commands.run_command(self.live, self._token, self.game_id, data)
+        await self.send(done.message)
+        if done.ended is not None:
+            code = (
+                CLOSE_FORBIDDEN if isinstance(done.ended, AccountSuspended) else CLOSE_NOT_SIGNED_IN
+            )
+            self._open = False
+            await _refuse(self.websocket, Refused(code, done.ended.sentence))
+            raise WebSocketDisconnect(code)  # read no more
 
 
 async def game_socket(websocket: WebSocket) -> None:

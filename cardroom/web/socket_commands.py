@@ -1,0 +1,146 @@
+"""The two commands of play over a table's socket: ``act`` and ``continue``.
+
+A player at a table holds its socket anyway; sending an action there instead of an
+HTTP request spares the server a keep-alive connection (28 KB) and, per command, the
+HTTP parsing, routing, dependencies and validation (about 1.5 ms of CPU;
+docs/benchmarks.md). The semantics are the HTTP routes' (``POST /api/games/{id}/
+actions`` and ``/continue``, ``cardroom.web.routes.games``), to the status, code and
+sentence of a refusal:
+
+- the session is proved first, as the route's dependencies prove it before its body
+  is read (``cardroom.web.deps.current_session``: trusted for a few seconds,
+  ``cardroom.service.recent_sessions``, else read on a worker thread), not only by
+  the socket's own check once a minute: a signed-out or suspended session is
+  refused with the route's 401 or 403, and the socket is then closed as its own
+  check would close it (4401 or 4403);
+- the message is ``ActionIn`` or ``CommandIn`` with a ``type`` and a ``ref``
+  (``WsActIn``, ``WsContinueIn``); a message of the wrong shape is a 422 with the
+  sentence the route gives (``cardroom.web.errors.validation_message``);
+- the service call, the announcement to every socket of the table
+  (``Live.committed``) and the answer built from the same committed rows run
+  together on a worker thread, as the route runs (``routes.games.answer``): the
+  database is never touched on the event loop;
+- the answer is ``{"type": "result", "ref", "result": <CommandOut>}``, or
+  ``{"type": "refused", "ref", "status", "error": {"code", "message"}}`` for a
+  refusal of the room's rules (``cardroom.web.errors.service_error_status``). An
+  unexpected error is left to the socket: logged, then 1011 (so is a database gone
+  away, which HTTP answers with a 503: the socket could not follow the table either).
+
+The game is the socket's; the player is the socket's signed-in user, so a spectator
+gets the refusal the route gives anyone not seated.
+
+**One at a time.** A socket's commands run one after the other, in the order sent:
+the socket's reading loop awaits each before it reads the next message. A player's
+next action depends on the answer to the last one anyway (its ``version``), so
+running them side by side would gain nothing but 409s; and one socket can then never
+hold more than one worker thread, however fast it sends. Meanwhile the table's
+changes still go out (the socket's pump is a task of its own): the ``events`` of the
+command itself may reach the sender before or after its ``result``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from cardroom.service import accounts, play
+from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
+from cardroom.web.errors import service_error_status, validation_message
+from cardroom.web.live import Live
+from cardroom.web.routes.games import answer
+from cardroom.web.schemas import ErrorCode, ErrorDetail
+from cardroom.web.schemas_games import (
+    WS_REF_MAX_LENGTH,
+    CommandOut,
+    WsActIn,
+    WsContinueIn,
+    WsRefused,
+    WsResult,
+)
+
+COMMANDS: dict[str, type[WsActIn] | type[WsContinueIn]] = {
+    "act": WsActIn,
+    "continue": WsContinueIn,
+}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What to send the client; ``ended``: the session's refusal, when it is over."""
+
+    message: WsResult | WsRefused
+    ended: ServiceError | None = None
+
+
+def is_command(kind: Any) -> bool:
+    return isinstance(kind, str) and kind in COMMANDS
+
+
+async def run_command(live: Live, token: str, game_id: int, data: dict[str, Any]) -> Answer:
+    """Answer one command message (``data["type"]`` is ``act`` or ``continue``), in
+    the route's order: the session, then the message, then the command."""
+    ref = _ref_of(data)
+    ctx = live.ctx
+    try:
+        user = accounts.recently_proven(ctx, token)
+        if user is None:
+            user = await asyncio.to_thread(accounts.user_for_recent_token, ctx, token)
+    except (AuthenticationFailed, AccountSuspended) as refused:
+        return Answer(_refusal(ref, refused), ended=refused)
+    try:
+        command = COMMANDS[data["type"]].model_validate(data)
+    except ValidationError as invalid:
+        # The route's sentence: its locations start with "body", ours with "message";
+        # validation_message drops that first part.
+        errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
+        return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
+    try:
+        result = await asyncio.to_thread(_run, live, user.id, game_id, command)
+    except ServiceError as refused:
+        return Answer(_refusal(command.ref, refused))
+    return Answer(WsResult(ref=command.ref, result=result))
+
+
+def _run(live: Live, user_id: int, game_id: int, command: WsActIn | WsContinueIn) -> CommandOut:
+    """On a worker thread: the route's body, then its answer (``Live.committed``,
+    then the events as this player may see them)."""
+    ctx = live.ctx
+    if isinstance(command, WsActIn):
+        result = play.act(
+            ctx,
+            game_id,
+            user_id,
+            command.kind,
+            command.amount,
+            expected_version=command.version,
+            idempotency_key=command.idempotency_key,
+        )
+    else:
+        result = play.press_continue(
+            ctx,
+            game_id,
+            user_id,
+            expected_version=command.version,
+            idempotency_key=command.idempotency_key,
+        )
+    return answer(ctx, live, result, user_id)
+
+
+def _ref_of(data: dict[str, Any]) -> str | None:
+    """The client's ``ref`` if it is one, to echo even when the rest is refused."""
+    ref = data.get("ref")
+    if isinstance(ref, str) and 1 <= len(ref) <= WS_REF_MAX_LENGTH:
+        return ref
+    return None
+
+
+def _refusal(ref: str | None, refused: ServiceError) -> WsRefused:
+    status, code = service_error_status(refused)
+    return _refused(ref, status, code, refused.sentence)
+
+
+def _refused(ref: str | None, status: int, code: ErrorCode, sentence: str) -> WsRefused:
+    return WsRefused(ref=ref, status=status, error=ErrorDetail(code=code, message=sentence))
