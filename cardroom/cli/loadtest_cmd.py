@@ -3,7 +3,7 @@
     $ cardroom loadtest --url http://127.0.0.1:8000 --tables 200 --duration 40 \
           --think-ms 5000 --out var/lt
     ...
-    42 commands/s (36 actions/s) committed over 38 s at 200 tables;
+    42 commands/s (36 actions/s) committed over 38 s at 200 tables, sent over HTTP;
     action to every client at the table: p50 18.7 ms, p95 70.5 ms, p99 111.1 ms
     (1,366 actions);
     0 errors, 0 refusals (409: a command from an old view);
@@ -14,8 +14,9 @@
 this machine (loopback addresses). The storage limit is measured on
 ``--database-url`` (default: ``$CARDROOM_DATABASE_URL``, else the room's default
 SQLite file), which must be the server's own database for the figures to compare;
-``--no-storage-limit`` skips it. See docs/benchmarks.md for how the figures are
-made and read.
+``--no-storage-limit`` skips it. ``--via socket`` has the players send their
+actions and Continue on the table's WebSocket instead of over HTTP (docs/api.md).
+See docs/benchmarks.md for how the figures are made and read.
 """
 
 from __future__ import annotations
@@ -92,6 +93,14 @@ def register(subparsers: Any) -> None:
         "(player, the default) or keep a table on one server, as a proxy routing by "
         "game id does (table)",
     )
+    parser.add_argument(
+        "--via",
+        choices=("http", "socket"),
+        default="http",
+        help="how the players send their actions and Continue: an HTTP request each "
+        "(http, the default) or a message on the table's WebSocket (socket); joining, "
+        "leaving and rebuying are HTTP either way",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for the players' choices")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_database_option(parser)
@@ -122,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
             warmup_s=warmup,
             ws_compression=not args.no_ws_compression,
             route_by=args.route_by,
+            via=args.via,
         )
         result = run_load_test(plan)
     except (PlanError, LoadTestError) as refused:
@@ -142,10 +152,11 @@ def describe(result: dict[str, Any]) -> str:
     def ms(value: float | None) -> str:
         return "-" if value is None else f"{value:,.1f} ms"
 
+    via = "the table's socket" if result["plan"].get("via") == "socket" else "HTTP"
     lines = [
         f"{result['commands_per_s']:,.0f} commands/s ({result['actions_per_s']:,.0f} "
         f"actions/s) committed over {result['measured_s']:.0f} s at "
-        f"{result['plan']['tables']} tables;",
+        f"{result['plan']['tables']} tables, sent over {via};",
         f"action to every client at the table: p50 {ms(lat['p50'])}, p95 {ms(lat['p95'])}, "
         f"p99 {ms(lat['p99'])} ({lat['count']:,} actions);",
         f"{errors['count']} errors"

@@ -1,10 +1,13 @@
 """The bot clients: a player is a signed-in user with its own WebSocket to its
-table, acting over HTTP when a snapshot says it is its turn, as a browser would.
+table, acting when a snapshot says it is its turn, as a browser would: over HTTP
+(``via="http"``), or on the table's socket itself (``via="socket"``: an ``act`` or
+``continue`` message with a ``ref``, answered by a ``result`` or ``refused`` with the
+same ``ref``). Joining, leaving and rebuying are HTTP either way.
 
 Latency bookkeeping (``TableClient``): an action's request leaves at ``t0``; its
 answer names the events it committed (the last ``seq``); the action has been
 broadcast once every player's socket has delivered an ``events`` message reaching
-that ``seq``. The socket may deliver before the HTTP answer arrives, so each player
+that ``seq``. The socket may deliver before the answer arrives, so each player
 remembers when it reached which ``seq``.
 """
 
@@ -27,6 +30,17 @@ from websockets.exceptions import WebSocketException
 from cardroom.loadtest.metrics import Metrics
 
 REACHED_MEMORY = 512  # (seq, time) pairs each player keeps
+ANSWER_TIMEOUT_S = 60.0  # as the HTTP client's timeout
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A command's answer, HTTP's or the socket's: the status and the JSON body (the
+    ``CommandOut``, or ``{"error": {...}}``); ``text`` for a body that is not JSON."""
+
+    status: int
+    body: Any
+    text: str = ""
 
 
 @dataclass
@@ -45,6 +59,7 @@ class Room:
     http: dict[str, httpx.AsyncClient]
     think_s: float = 0.0
     ws_compression: bool = True
+    via: str = "http"  # how act and Continue are sent: "http" or "socket"
     go: asyncio.Event = field(default_factory=asyncio.Event)
     stopping: bool = False
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -119,6 +134,8 @@ class Player:
         self.left = False
         self.connected = asyncio.Event()
         self.ws: ClientConnection | None = None
+        self.refs = 0
+        self.answers: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     # -- the socket -----------------------------------------------------------------
 
@@ -154,13 +171,25 @@ class Player:
                     elif kind == "snapshot":
                         self.game = message["game"]
                         self.decide()
+                    elif kind in ("result", "refused"):
+                        self._answered(message)
                     elif kind == "error":
-                        metrics.error("socket_error_message")
+                        metrics.error("socket_error_message", message.get("message"))
         except (TimeoutError, OSError, WebSocketException):
             if not self.left:
                 metrics.error("socket_closed")
         finally:
             self.connected.set()  # (a failed connect must not hang the setup)
+            for waiting in self.answers.values():
+                if not waiting.done():
+                    waiting.set_result(None)  # the socket is gone: no answer will come
+
+    def _answered(self, message: dict[str, Any]) -> None:
+        waiting = self.answers.pop(str(message.get("ref")), None)
+        if waiting is None:
+            self.room.metrics.error("socket_answer_unmatched", json.dumps(message)[:200])
+        elif not waiting.done():
+            waiting.set_result(message)
 
     def reached_at(self, seq: int) -> float | None:
         """When this player's socket first delivered ``seq`` or later, if it has."""
@@ -241,22 +270,56 @@ class Player:
 
     # -- commands -------------------------------------------------------------------
 
-    async def _post(self, path: str, body: dict[str, Any]) -> httpx.Response | None:
+    async def _post(self, path: str, body: dict[str, Any]) -> Reply | None:
         metrics = self.room.metrics
         metrics.request()
         try:
-            return await self.http.post(path, json=body, headers=self.headers)
+            response = await self.http.post(path, json=body, headers=self.headers)
         except httpx.HTTPError as exc:
             metrics.error(f"http_{type(exc).__name__}")
             return None
+        try:
+            return Reply(response.status_code, response.json(), response.text)
+        except ValueError:
+            return Reply(response.status_code, None, response.text)
+
+    async def _send(self, message: dict[str, Any]) -> Reply | None:
+        """A command on the table's socket; its ``result`` or ``refused``, matched by
+        ``ref``, as a Reply (the HTTP route's status, and its body)."""
+        metrics = self.room.metrics
+        ws = self.ws
+        if ws is None:
+            metrics.error("socket_not_open")
+            return None
+        self.refs += 1
+        ref = str(self.refs)
+        waiting: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
+        self.answers[ref] = waiting
+        try:
+            await ws.send(json.dumps({**message, "ref": ref}))
+            answer = await asyncio.wait_for(waiting, ANSWER_TIMEOUT_S)
+        except (TimeoutError, OSError, WebSocketException) as exc:
+            metrics.error(f"socket_{type(exc).__name__}")
+            return None
+        finally:
+            self.answers.pop(ref, None)
+        if answer is None:
+            metrics.error("socket_closed_before_answer")
+            return None
+        if answer["type"] == "result":
+            return Reply(200, answer["result"])
+        return Reply(int(answer["status"]), {"error": answer["error"]})
 
     async def _act(self, version: int, legal: dict[str, Any]) -> None:
         body = {**self.choose(legal), "version": version}
         t0 = time.perf_counter()
-        response = await self._post(f"/api/games/{self.table.game_id}/actions", body)
-        if self._ok(response, "act"):
-            assert response is not None
-            events = response.json()["events"]
+        if self.room.via == "socket":
+            reply = await self._send({"type": "act", **body})
+        else:
+            reply = await self._post(f"/api/games/{self.table.game_id}/actions", body)
+        if self._ok(reply, "act"):
+            assert reply is not None
+            events = reply.body["events"]
             self.room.metrics.committed(action=True)
             if events:
                 self.table.sent(max(e["seq"] for e in events), t0)
@@ -264,31 +327,34 @@ class Player:
     async def _command(self, name: str) -> None:
         # No version: the other players' Continue changes it meanwhile, and the
         # command means the same whatever they did.
-        response = await self._post(f"/api/games/{self.table.game_id}/{name}", {})
-        if self._ok(response, name):
+        if name == "continue" and self.room.via == "socket":
+            reply = await self._send({"type": "continue"})
+        else:
+            reply = await self._post(f"/api/games/{self.table.game_id}/{name}", {})
+        if self._ok(reply, name):
             self.room.metrics.committed(action=False)
 
     async def _leave(self) -> None:
-        response = await self._post(f"/api/games/{self.table.game_id}/leave", {})
-        self._ok(response, "leave")
+        reply = await self._post(f"/api/games/{self.table.game_id}/leave", {})
+        self._ok(reply, "leave")
         self.left = True
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()
 
-    def _ok(self, response: httpx.Response | None, what: str) -> bool:
-        if response is None:
+    def _ok(self, reply: Reply | None, what: str) -> bool:
+        if reply is None:
             self._resync_soon()
             return False
-        if response.status_code < 300:
+        if reply.status < 300:
             return True
         try:
-            error = response.json()["error"]
+            error = reply.body["error"]
             code, message = error["code"], error["message"]
-        except (ValueError, KeyError, TypeError):
-            code, message = str(response.status_code), response.text
-        kind = f"{what}_{response.status_code}_{code}"
-        if response.status_code == 409:
+        except (KeyError, TypeError):
+            code, message = str(reply.status), reply.text
+        kind = f"{what}_{reply.status}_{code}"
+        if reply.status == 409:
             self.room.metrics.refused(kind, message)
         else:
             self.room.metrics.error(kind, message)

@@ -20,6 +20,7 @@ class PlanError(ValueError):
 
 
 ROUTES = ("player", "table")
+VIAS = ("http", "socket")
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,16 @@ class LoadPlan:
     # (every change is read back by another process); "table" sends a table's players
     # to one process, as a proxy routing by game id would (docs/scaling.md).
     route_by: str = "player"
+    # How the players send the commands of play (act, Continue): an HTTP request each,
+    # or a message on the table's socket they hold anyway (docs/api.md, "Playing over
+    # the table's socket"). Joining, leaving and rebuying are HTTP either way.
+    via: str = "http"
 
     def __post_init__(self) -> None:
         if self.route_by not in ROUTES:
             raise PlanError(f"Route by {' or '.join(ROUTES)}, not {self.route_by!r}.")
+        if self.via not in VIAS:
+            raise PlanError(f"Send the commands via {' or '.join(VIAS)}, not {self.via!r}.")
         if not self.urls:
             raise PlanError("Give the server's address with --url.")
         if len(self.urls) > MAX_SERVERS:

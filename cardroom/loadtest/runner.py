@@ -86,7 +86,13 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
         max_connections=plan.tables + 32, max_keepalive_connections=plan.tables + 32
     )
     http = {url: httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) for url in plan.urls}
-    room = Room(metrics, http, think_s=plan.think_ms / 1000, ws_compression=plan.ws_compression)
+    room = Room(
+        metrics,
+        http,
+        think_s=plan.think_ms / 1000,
+        ws_compression=plan.ws_compression,
+        via=plan.via,
+    )
     pids = server_pids(plan)
     watch = ServerWatch(pids) if pids else None
     started_at = datetime.now(UTC)
@@ -332,6 +338,7 @@ def _report(
         "plan": {
             "urls": list(plan.urls),
             "route_by": plan.route_by,
+            "via": plan.via,
             "tables": plan.tables,
             "players": plan.players,
             "duration_s": plan.duration_s,

@@ -90,9 +90,12 @@ def server(tmp_path: Path) -> Iterator[tuple[str, str, int]]:
         assert "Traceback" not in log.read_text(), log.read_text()
 
 
+@pytest.mark.parametrize("via", ["http", "socket"])
 def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
-    server: tuple[str, str, int], tmp_path: Path
+    server: tuple[str, str, int], tmp_path: Path, via: str
 ) -> None:
+    """Played with the actions and Continue sent over HTTP, or over the table's
+    socket (``--via socket``)."""
     base, database, pid = server
     out = tmp_path / "out"
     plan = LoadPlan(
@@ -103,6 +106,7 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
         out=out,
         database_url=database,
         storage_seconds=0.5,
+        via=via,
     )
     result = run_load_test(plan)
     saved = json.loads((out / "loadtest.json").read_text())
@@ -129,6 +133,13 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
     ):
         assert key in saved, key
     assert saved["database"] == "sqlite"
+    assert saved["plan"]["via"] == via
+    # Requests are counted from when they leave, commands once committed: a player's
+    # one command in flight as the measure began is a command and no request.
+    if via == "http":
+        assert saved["requests"] >= saved["commands"] - plan.users, "a request per command"
+    else:  # only a rebuy (a player out of chips) is still a request
+        assert saved["requests"] < saved["actions"] / 2, saved["requests"]
     assert saved["actions"] > 0 and saved["actions_per_s"] > 0
     assert saved["commands"] >= saved["actions"]
     latency = saved["latency_ms"]
@@ -154,7 +165,9 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
         assert report.differences == ()
     finally:
         engine.dispose()
-    assert loadtest_cmd.describe(result).count(";") >= 3
+    described = loadtest_cmd.describe(result)
+    assert described.count(";") >= 3
+    assert ("sent over the table's socket;" in described) == (via == "socket"), described
 
 
 def test_only_local_servers_and_bounded_runs() -> None:
@@ -169,6 +182,7 @@ def test_only_local_servers_and_bounded_runs() -> None:
         {"duration_s": 0},
         {"players": 11},
         {"route_by": "seat"},
+        {"via": "pigeon"},
     ):
         kwargs = {"urls": ("http://127.0.0.1:1",), "tables": 1, "duration_s": 1.0, **bad}
         with pytest.raises(PlanError):
@@ -176,6 +190,8 @@ def test_only_local_servers_and_bounded_runs() -> None:
     parser_args = ["--url", "http://198.51.100.7:80", "--tables", "1", "--duration", "1"]
     with pytest.raises(CommandError, match="this machine"):
         _run_cli(parser_args)
+    with pytest.raises(SystemExit):  # argparse refuses it before any plan
+        _run_cli(["--url", "http://127.0.0.1:1", "--tables", "1", "--duration", "1", "--via", "x"])
 
 
 def _run_cli(argv: list[str]) -> int:
