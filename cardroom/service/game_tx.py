@@ -8,9 +8,11 @@ that follows from it:
 - the table's money records move money through the ledger (buy-ins, rebuys, refunds,
   cash-outs, per-hand buy-ins and settlements, prizes);
 - a newly dealt hand gets its ``hands`` row (deck, setup, the deck's commitment and
-  its secret salts) and a ``hand_players`` row per player dealt in, and a
-  ``DeckCommitted`` record with the commitment's root goes out right after
-  ``HandDealt``, before any card; a finished hand gets its final state;
+  its secret salts), whose id the game's row keeps (``games.hand_id``), and a
+  ``hand_players`` row per player dealt in, and a ``DeckCommitted`` record with the
+  commitment's root goes out right after ``HandDealt``, before any card; a command on
+  the running hand takes its row's id from the game's row, not from a read of
+  ``hands``; a finished hand gets its final state;
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
@@ -36,7 +38,8 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, load_only
+from sqlalchemy.orm import Session, load_only, make_transient_to_detached
+from sqlalchemy.orm.util import identity_key
 
 from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
@@ -464,6 +467,7 @@ class GameTx:
         )
         self.session.add(row)
         self.session.flush()
+        self.game.hand_id = row.id  # goes out with the row's other changes in ``save``
         players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
         for player, seat in players.items():
             self.session.add(
@@ -472,15 +476,31 @@ class GameTx:
         return row
 
     def _hand_row(self, number: int) -> HandRecord:
-        # Only what a command uses (its id and number; ended_at and final_state are
-        # set, not read): the deck, setup and salts are JSON not worth decoding on
-        # every action.
+        """The row of hand ``number``, with only what a command uses: its id and
+        number (``ended_at`` and ``final_state`` are set, not read); the deck, setup
+        and salts are JSON not worth decoding on every action."""
+        hand_id = self.game.hand_id
+        if hand_id is not None and number == self.table.hands_dealt:
+            # The latest hand: its id is on the game's row, so no read. A stand-in
+            # attached as if loaded (the other columns unloaded) is enough, and what
+            # the command sets on it goes out as an UPDATE like any loaded row's.
+            known: HandRecord | None = self.session.identity_map.get(
+                identity_key(HandRecord, hand_id)
+            )
+            if known is not None:  # dealt in this session
+                return known
+            stand_in = HandRecord(id=hand_id, game_id=self.game.id, number=number)
+            make_transient_to_detached(stand_in)
+            self.session.add(stand_in)
+            return stand_in
         row = self.session.scalar(
             select(HandRecord)
             .where(HandRecord.game_id == self.game.id, HandRecord.number == number)
             .options(load_only(HandRecord.id, HandRecord.game_id, HandRecord.number))
         )
         assert row is not None, f"hand {number} of game {self.game.id} has no row"
+        if number == self.table.hands_dealt:
+            self.game.hand_id = row.id  # a row that lacked it: the next command reads none
         return row
 
     # ------------------------------------------------------------------ save
@@ -558,8 +578,7 @@ class GameTx:
         # which import this one.
         from cardroom.service import notifications
 
-        hand = self._hand
-        hand_id = hand.id if hand is not None and hand.number == self.table.hands_dealt else None
+        hand_id = self.game.hand_id  # the row of ``table.hands_dealt``'s hand, if any
         try:
             self.notices += notifications.notices_in(
                 self.session,

@@ -273,6 +273,18 @@ class Game(Base):
     # statement fewer per command and per read of a change. The Python default fills
     # it in at the insert, so a new game's row needs no read back.
     last_seq: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The id of the game's latest ``hands`` row, the hand ``hands_dealt`` numbers (NULL
+    # before the first), set by ``GameTx`` in the transaction that deals the hand
+    # (migration 0008): a command on the running hand has the row's id from the game's
+    # row, which it locks and loads anyway, instead of looking the hand up by number.
+    # A plain integer, not a foreign key: ``hands.game_id`` already points here, and
+    # with keys both ways a table-by-table delete or copy in the metadata's order (the
+    # tests make both) needs ON DELETE SET NULL or a deferred check on this one. SQLite
+    # could only declare those on the column (it cannot add a constraint to ``games``
+    # nor rebuild it while other tables point at it), where SQLAlchemy does not read
+    # them back: the schema would no longer match the models. The server never deletes
+    # a hand, and writes this id in the transaction that writes the hand's row.
+    hand_id: Mapped[int | None]
 
 
 class GamePlayer(Base):
