@@ -195,11 +195,14 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, headers=exc.headers)
 
 
+# A request (or a socket's command, cardroom.web.socket_commands) that finds the
+# database gone: 503, and the client may try again.
+DATABASE_UNAVAILABLE = "The room's database is unavailable; please try again soon."
+
+
 async def _database_unavailable(_request: Request, exc: Exception) -> JSONResponse:
     log.error("database unavailable: %s", exc)
-    return error_response(
-        503, ErrorCode.UNAVAILABLE, "The room's database is unavailable; please try again soon."
-    )
+    return error_response(503, ErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE)
 
 
 async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:

@@ -22,9 +22,10 @@ sentence of a refusal:
   database is never touched on the event loop;
 - the answer is ``{"type": "result", "ref", "result": <CommandOut>}``, or
   ``{"type": "refused", "ref", "status", "error": {"code", "message"}}`` for a
-  refusal of the room's rules (``cardroom.web.errors.service_error_status``). An
-  unexpected error is left to the socket: logged, then 1011 (so is a database gone
-  away, which HTTP answers with a 503: the socket could not follow the table either).
+  refusal of the room's rules (``cardroom.web.errors.service_error_status``). A
+  database gone away is refused as HTTP refuses it: 503, the same sentence, and the
+  socket stays open for the client to try again (nothing was committed). Any other
+  unexpected error is left to the socket: logged, then 1011.
 
 The game is the socket's; the player is the socket's signed-in user, so a spectator
 gets the refusal the route gives anyone not seated.
@@ -41,14 +42,16 @@ command itself may reach the sender before or after its ``result``.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
+from sqlalchemy.exc import OperationalError
 
 from cardroom.service import accounts, play
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
-from cardroom.web.errors import service_error_status, validation_message
+from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
 from cardroom.web.live import Live
 from cardroom.web.routes.games import answer
 from cardroom.web.schemas import ErrorCode, ErrorDetail
@@ -60,6 +63,8 @@ from cardroom.web.schemas_games import (
     WsRefused,
     WsResult,
 )
+
+log = logging.getLogger(__name__)
 
 COMMANDS: dict[str, type[WsActIn] | type[WsContinueIn]] = {
     "act": WsActIn,
@@ -83,6 +88,16 @@ async def run_command(live: Live, token: str, game_id: int, data: dict[str, Any]
     """Answer one command message (``data["type"]`` is ``act`` or ``continue``), in
     the route's order: the session, then the message, then the command."""
     ref = _ref_of(data)
+    try:
+        return await _answer(live, token, game_id, data, ref)
+    except OperationalError as gone:
+        log.error("database unavailable: %s", gone)
+        return Answer(_refused(ref, 503, ErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE))
+
+
+async def _answer(
+    live: Live, token: str, game_id: int, data: dict[str, Any], ref: str | None
+) -> Answer:
     ctx = live.ctx
     try:
         user = accounts.recently_proven(ctx, token)

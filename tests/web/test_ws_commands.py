@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
 from cardroom.service import play
@@ -340,6 +341,30 @@ def test_an_unexpected_error_in_a_command_closes_the_socket_with_1011(
         a.ws.send_json(act_message(detail(client, game, alice)["version"]))
         assert "secret" not in assert_failed_with_1011(a.ws)
     assert_logged(caplog, ZeroDivisionError)
+
+
+def test_a_database_gone_away_is_refused_as_http_refuses_it_and_the_socket_stays(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, table: tuple[int, Player, Player]
+) -> None:
+    game, alice, _ = table
+    version = detail(client, game, alice)["version"]
+    real = play.act
+
+    def gone(*_args: Any, **_kwargs: Any) -> Any:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    with watching(client, game, alice) as a:
+        monkeypatch.setattr(socket_commands.play, "act", gone)
+        status, error = refusal(command(a, act_message(version, ref="down")))
+        monkeypatch.setattr(play, "act", gone)
+        http = http_refusal(post_act(client, game, alice, {"kind": "call", "version": version}))
+        assert (status, error) == http
+        assert status == 503
+        # Nothing was committed, and the same socket carries the retry.
+        monkeypatch.setattr(socket_commands.play, "act", real)
+        answer = command(a, act_message(version, ref="again"))
+        assert answer["type"] == "result" and answer["ref"] == "again", answer
+        assert answer["result"]["version"] == version + 1
 
 
 def test_commands_from_one_socket_run_one_at_a_time_in_order(
