@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import CompoundSelect, Connection, Integer, bindparam, null, select, union_all
 from sqlalchemy.orm import Session
 
 from cardroom import views
@@ -22,11 +22,12 @@ from cardroom.events import EVENT_TYPES, event_from_dict
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound, NotSeated
-from cardroom.service.game_records import GameDetail, PlayResult, StoredEvent
-from cardroom.service.lobby import GameMoment, detail_of, game_detail, moment_in
+from cardroom.service.game_records import GameDetail, GameRow, PlayResult, StoredEvent
+from cardroom.service.lobby import GameMoment, detail_of, game_detail
 from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
-from cardroom.store.models import Game, GameEvent, GamePlayer
+from cardroom.store.models import Game, GameEvent, GamePlayer, User
+from cardroom.table import table_from_dict
 
 
 @dataclass(frozen=True)
@@ -218,28 +219,159 @@ class GameChange:
 
 
 def change_after(ctx: ServiceContext, game_id: int, after_seq: int) -> GameChange:
-    """One read-only transaction. Where it sees one snapshot (SQLite; PostgreSQL's
-    REPEATABLE READ inside ``reading``) the moment's ``last_seq`` is the last event
-    read; were each statement to see the latest commit, commands could land between
-    the reads, so the events are read on until they reach the moment's ``last_seq``:
-    the state never runs ahead of the events sent with it."""
+    """Every event after ``after_seq`` and the game once they have happened, in one
+    read-only transaction of two statements (``_read_moment``, then ``_read_events``
+    once per page of events), plus SQLite's BEGIN and COMMIT.
+
+    The game's row is read first and the events only up to its ``last_seq``: the
+    state never runs ahead of the events sent with it, nor the events ahead of the
+    state. That holds wherever each statement sees a commit at least as late as the
+    one before it: a single snapshot (SQLite; PostgreSQL's REPEATABLE READ inside
+    ``reading``), and also a statement's own moment, as under READ COMMITTED, since
+    the events up to ``last_seq`` were committed with the row that counts them."""
     _check_page(after_seq, EVENTS_PAGE_MAX)
-    events: list[StoredEvent] = []
-    have = after_seq
-    with reading(), ctx.transaction() as session:
-        if type(game_id) is not int or session.get(Game, game_id) is None:
-            raise GameNotFound(f"There is no game {game_id}.")
-        while True:
-            page = _stored_after(session, game_id, have, EVENTS_PAGE_MAX)
-            events.extend(page)
-            if page:
-                have = page[-1].seq
-            if len(page) == EVENTS_PAGE_MAX:
-                continue
-            moment = moment_in(session, game_id)
-            if moment.last_seq <= have:
-                seats = _hand_seats(session, game_id, (e.hand_id for e in events))
-                return GameChange(after_seq, tuple(events), seats, moment)
+    if type(game_id) is not int:
+        raise GameNotFound(f"There is no game {game_id}.")
+    # Core rows only: a connection of its own, no Session (the same BEGIN/COMMIT and,
+    # inside ``reading``, the same isolation: ``store.db`` sets it on the connection).
+    with reading(), ctx.engine.begin() as connection:
+        moment = _read_moment(connection, game_id)
+        events: list[StoredEvent] = []
+        seats: dict[int, dict[int, int]] = {}
+        have = after_seq
+        # A game's events are numbered from 1 with no gaps: a page of numbers is a
+        # page of at most EVENTS_PAGE_MAX events.
+        while have < moment.last_seq:
+            upto = min(have + EVENTS_PAGE_MAX, moment.last_seq)
+            _read_events(connection, game_id, have, upto, events, seats)
+            have = upto
+    return GameChange(after_seq, tuple(events), seats, moment)
+
+
+# ``change_after``'s two statements, built once: Core rows, no ORM objects (the
+# game's row would be an identity-mapped instance with its ``config`` and ``state``
+# decoded). Parameters: game_id; lo and hi, the page of events (lo, hi].
+_games, _events, _players, _users = (
+    Game.__table__.c,
+    GameEvent.__table__.c,
+    GamePlayer.__table__.c,
+    User.__table__.c,
+)
+_GAME_ID = bindparam("game_id", type_=Integer)
+_LO = bindparam("lo", type_=Integer)
+_HI = bindparam("hi", type_=Integer)
+
+# The game's row (its user columns NULL), then one row per name (its game columns
+# NULL) for who sits at the table and for the host. ``game_players`` holds a seat
+# for exactly the table's players (``GameTx._sync_players``, in every command's
+# transaction); ``_read_moment`` still takes the names from the table itself.
+_MOMENT_COLUMNS = (
+    _games.host_id,
+    _games.preset,
+    _games.format,
+    _games.status,
+    _games.version,
+    _games.created_at,
+    _games.last_activity_at,
+    _games.last_seq,
+    _games.state,
+)
+_MOMENT_READ: CompoundSelect[Any] = union_all(
+    select(*_MOMENT_COLUMNS, null().label("user_id"), null().label("name")).where(
+        _games.id == _GAME_ID
+    ),
+    select(*(null() for _ in _MOMENT_COLUMNS), _users.id, _users.name).where(
+        _users.id.in_(
+            union_all(
+                select(_players.user_id).where(
+                    _players.game_id == _GAME_ID, _players.seat.is_not(None)
+                ),
+                select(_games.host_id).where(_games.id == _GAME_ID),
+            )
+        )
+    ),
+)
+_NAMES_READ = select(_users.id, _users.name).where(_users.id.in_(bindparam("ids", expanding=True)))
+
+# The page's events, then the ``HandDealt`` record of each hand they name that was
+# dealt before the page (those dealt in it are among its events): who sat where.
+_page = GameEvent.__table__.alias("page")
+_EVENT_COLUMNS = (
+    _events.seq,
+    _events.kind,
+    _events.payload,
+    _events.hand_id,
+    _events.version,
+    _events.created_at,
+)
+_EVENTS_READ = union_all(
+    select(*_EVENT_COLUMNS).where(
+        _events.game_id == _GAME_ID, _events.seq > _LO, _events.seq <= _HI
+    ),
+    select(*_EVENT_COLUMNS).where(
+        # By ``hand_id`` alone (a hand is one game's): SQLite would otherwise walk
+        # the game's whole log before the page on ``(game_id, seq)``.
+        _events.hand_id.in_(
+            select(_page.c.hand_id).where(
+                _page.c.game_id == _GAME_ID, _page.c.seq > _LO, _page.c.seq <= _HI
+            )
+        ),
+        _events.kind == "HandDealt",
+        _events.seq <= _LO,
+    ),
+).order_by(_events.seq)
+
+
+def _read_moment(connection: Connection, game_id: int) -> GameMoment:
+    """``lobby.moment_in`` in one statement: the game's row, decoded once, with the
+    names of everyone at the table. No row: GameNotFound."""
+    game = None
+    names: dict[int, str] = {}
+    for row in connection.execute(_MOMENT_READ, {"game_id": game_id}):
+        if row.user_id is None:
+            game = row
+        else:
+            names[row.user_id] = row.name
+    if game is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    table = table_from_dict(game.state)
+    wanted = {game.host_id, *table.players()}
+    missing = wanted - names.keys()
+    if missing:  # a table out of step with its ``game_players`` rows
+        for user, name in connection.execute(_NAMES_READ, {"ids": sorted(missing)}):
+            names[user] = name
+    names = {user: names[user] for user in wanted if user in names}
+    saved = GameRow(
+        game_id,
+        game.host_id,
+        game.preset,
+        game.format,
+        game.status,
+        game.version,
+        game.created_at,
+        game.last_activity_at,
+    )
+    return GameMoment(saved, table, names.get(game.host_id, "?"), names, game.last_seq)
+
+
+def _read_events(
+    connection: Connection,
+    game_id: int,
+    lo: int,
+    hi: int,
+    events: list[StoredEvent],
+    seats: dict[int, dict[int, int]],
+) -> None:
+    """Adds the events numbered (lo, hi] to ``events`` and who sat where in their
+    hands to ``seats`` (``_hand_seats``)."""
+    params = {"game_id": game_id, "lo": lo, "hi": hi}
+    for seq, kind, payload, hand_id, version, created_at in connection.execute(
+        _EVENTS_READ, params
+    ):
+        if seq > lo:
+            events.append(StoredEvent(seq, kind, payload, hand_id, version, created_at))
+        if kind == "HandDealt" and hand_id is not None:
+            seats[hand_id] = {player: seat for seat, player, _stack in payload.get("players", ())}
 
 
 def change_of(result: PlayResult, names: Mapping[int, str]) -> GameChange | None:
