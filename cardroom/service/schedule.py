@@ -14,8 +14,10 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from typing import cast as type_cast
 
-from sqlalchemy import delete, select
+from sqlalchemy import String, bindparam, cast, delete, exists, insert, select, update
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.orm import Session
 
 from cardroom.service.game_records import GameRow
@@ -99,41 +101,77 @@ def wanted_deadlines(
     return out
 
 
+# The statements ``store_deadlines`` sends, built once. Core, not the ORM: nothing
+# reads Deadline objects back in the transaction (the clock loads the one it fires
+# by id, and writes only that row), so the rows need no identities, no unit of work
+# and no flush; and a Core statement does not autoflush the game's row, which goes
+# out with the caller's flush.
+_DEADLINES = type_cast(SqlTable, Deadline.__table__)
+_PENDING = select(
+    _DEADLINES.c.id, _DEADLINES.c.kind, _DEADLINES.c.due_at, _DEADLINES.c.payload
+).where(_DEADLINES.c.game_id == bindparam("game_id"), _DEADLINES.c.fired_at.is_(None))
+_MOVE = (
+    update(_DEADLINES)
+    .where(_DEADLINES.c.id == bindparam("row_id"))
+    .values(due_at=bindparam("new_due_at"), payload=bindparam("new_payload"))
+)
+_DELETE = delete(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
+# Insert unless a deadline of that kind at that time has fired already: the check
+# and the insert in one statement (the game's row lock keeps both in step).
+_INSERT_UNLESS_FIRED = insert(_DEADLINES).from_select(
+    ["game_id", "kind", "due_at", "payload", "created_at"],
+    select(
+        bindparam("game_id", type_=_DEADLINES.c.game_id.type),
+        # Cast: PostgreSQL would take the bare parameter here for text and in the
+        # comparison below for the column's varchar, and refuse the two.
+        cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
+        bindparam("due_at", type_=_DEADLINES.c.due_at.type),
+        bindparam("payload", type_=_DEADLINES.c.payload.type),
+        bindparam("created_at", type_=_DEADLINES.c.created_at.type),
+    ).where(
+        ~exists().where(
+            _DEADLINES.c.game_id == bindparam("game_id"),
+            _DEADLINES.c.kind == bindparam("kind"),
+            _DEADLINES.c.due_at == bindparam("due_at"),
+            _DEADLINES.c.fired_at.is_not(None),
+        )
+    ),
+)
+
+
 def store_deadlines(
     session: Session, game: Game, wanted: dict[DeadlineKind, Wanted], now: datetime
 ) -> None:
-    """Make the game's pending deadline rows match ``wanted``."""
-    pending = {
-        row.kind: row
-        for row in session.scalars(
-            select(Deadline).where(Deadline.game_id == game.id, Deadline.fired_at.is_(None))
-        )
-    }
-    stale = [row.id for kind, row in pending.items() if kind not in wanted]
-    if stale:
-        session.execute(delete(Deadline).where(Deadline.id.in_(stale)))
-    for kind, want in wanted.items():
-        row = pending.get(kind)
-        if row is not None:
-            if row.due_at != want.due_at or row.payload != want.payload:
-                row.due_at, row.payload = want.due_at, want.payload
+    """Make the game's pending deadline rows match ``wanted``: one statement to read
+    them, and one for each kind of change (the usual action: a read and a move).
+    The game's row must have been written (its id known): these statements do not
+    flush the session."""
+    game_id = game.id
+    stale: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    kept: set[DeadlineKind] = set()
+    for row_id, kind, due_at, payload in session.execute(_PENDING, {"game_id": game_id}):
+        want = wanted.get(kind)
+        if want is None:
+            stale.append({"row_id": row_id})
             continue
-        already_fired = session.scalar(
-            select(Deadline.id).where(
-                Deadline.game_id == game.id,
-                Deadline.kind == kind,
-                Deadline.due_at == want.due_at,
-                Deadline.fired_at.is_not(None),
-            )
-        )
-        if already_fired is None:
-            session.add(
-                Deadline(
-                    game_id=game.id,
-                    kind=kind,
-                    due_at=want.due_at,
-                    payload=want.payload,
-                    created_at=now,
-                )
-            )
-    session.flush()
+        kept.add(kind)
+        if due_at != want.due_at or payload != want.payload:
+            moves.append({"row_id": row_id, "new_due_at": want.due_at, "new_payload": want.payload})
+    if stale:
+        session.execute(_DELETE, stale)
+    if moves:
+        session.execute(_MOVE, moves)
+    new = [
+        {
+            "game_id": game_id,
+            "kind": kind,
+            "due_at": want.due_at,
+            "payload": want.payload,
+            "created_at": now,
+        }
+        for kind, want in wanted.items()
+        if kind not in kept
+    ]
+    if new:
+        session.execute(_INSERT_UNLESS_FIRED, new)

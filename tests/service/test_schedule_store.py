@@ -1,0 +1,302 @@
+"""``store_deadlines`` case by case, on both databases: the game's pending deadline
+rows end up saying exactly what is wanted (moved, left alone, deleted, added), a
+deadline whose time has fired is not written again, and the usual action's move
+costs two statements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, event, select
+from sqlalchemy.orm import Session
+
+from cardroom.service import lobby
+from cardroom.service.context import ServiceContext
+from cardroom.service.lobby import GameOptions
+from cardroom.service.schedule import Wanted, store_deadlines
+from cardroom.store.db import make_sessionmaker
+from cardroom.store.models import Deadline, DeadlineKind, Game
+from tests.service.gamekit import players
+
+TURN = DeadlineKind.TURN
+CONTINUE = DeadlineKind.CONTINUE
+BLIND_LEVEL = DeadlineKind.BLIND_LEVEL
+CANCEL_WAITING = DeadlineKind.CANCEL_WAITING
+
+
+@dataclass(frozen=True)
+class Row:
+    id: int
+    kind: DeadlineKind
+    due_at: datetime
+    payload: dict[str, Any]
+    created_at: datetime
+    fired_at: datetime | None
+
+
+@pytest.fixture
+def game(ctx: ServiceContext) -> int:
+    """A waiting game with no deadline rows at all (its cancel deadline removed)."""
+    (host,) = players(ctx, "alice")
+    game_id = lobby.create_game(ctx, host, GameOptions(buy_in=10_00)).game_id
+    with ctx.transaction() as session:
+        for row in session.scalars(select(Deadline).where(Deadline.game_id == game_id)):
+            session.delete(row)
+    return game_id
+
+
+def rows(ctx: ServiceContext, game_id: int) -> list[Row]:
+    with make_sessionmaker(ctx.engine)() as session:
+        found = session.scalars(
+            select(Deadline).where(Deadline.game_id == game_id).order_by(Deadline.id)
+        )
+        return [Row(r.id, r.kind, r.due_at, r.payload, r.created_at, r.fired_at) for r in found]
+
+
+def pending(ctx: ServiceContext, game_id: int) -> dict[DeadlineKind, Row]:
+    out: dict[DeadlineKind, Row] = {}
+    for row in rows(ctx, game_id):
+        if row.fired_at is None:
+            assert row.kind not in out, "two pending rows of one kind"
+            out[row.kind] = row
+    return out
+
+
+def put(
+    ctx: ServiceContext,
+    game_id: int,
+    kind: DeadlineKind,
+    due_at: datetime,
+    payload: dict[str, Any],
+    *,
+    fired_at: datetime | None = None,
+) -> int:
+    """A deadline row as an earlier save (or firing) left it."""
+    with ctx.transaction() as session:
+        row = Deadline(
+            game_id=game_id,
+            kind=kind,
+            due_at=due_at,
+            payload=payload,
+            created_at=ctx.now() - timedelta(minutes=5),
+            fired_at=fired_at,
+            claimed_by=None if fired_at is None else "earlier",
+        )
+        session.add(row)
+        session.flush()
+        return row.id
+
+
+@contextmanager
+def counting(engine: Engine) -> Iterator[list[str]]:
+    """The SQL statements sent while the block runs."""
+    sent: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        sent.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def store(ctx: ServiceContext, game_id: int, wanted: dict[DeadlineKind, Wanted]) -> list[str]:
+    """``store_deadlines`` in a transaction of its own, as a save runs it (the game's
+    row loaded first); the statements it sent, the game's load and the commit left
+    out."""
+    with ctx.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        with counting(ctx.engine) as sent:
+            store_deadlines(session, game, wanted, ctx.now())
+            session.flush()  # what the save does next: nothing left for it here
+    return sent
+
+
+def verbs(sent: list[str]) -> list[str]:
+    return [" ".join(statement.split()[:3]) for statement in sent]
+
+
+def test_a_moved_turn_is_one_read_and_one_update(ctx: ServiceContext, game: int) -> None:
+    now = ctx.now()
+    row_id = put(ctx, game, TURN, now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    later = now + timedelta(seconds=50)
+
+    sent = store(ctx, game, {TURN: Wanted(later, {"hand": 3, "seat": 2})})
+
+    assert [s.split()[0] for s in sent] == ["SELECT", "UPDATE"], sent
+    assert "deadlines" in sent[0] and verbs(sent)[1] == "UPDATE deadlines SET"
+    (turn,) = rows(ctx, game)
+    assert (turn.id, turn.kind, turn.due_at, turn.payload, turn.fired_at) == (
+        row_id,
+        TURN,
+        later,
+        {"hand": 3, "seat": 2},
+        None,
+    )
+    # Moved, not replaced: the row keeps when it was first written.
+    assert turn.created_at == now - timedelta(minutes=5)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "payload"),
+    [(30, {"hand": 3, "seat": 2}), (45, {"hand": 3, "seat": 1})],
+    ids=["payload-only", "time-only"],
+)
+def test_a_row_moves_when_either_its_time_or_its_payload_changes(
+    ctx: ServiceContext, game: int, seconds: int, payload: dict[str, Any]
+) -> None:
+    now = ctx.now()
+    row_id = put(ctx, game, TURN, now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+
+    store(ctx, game, {TURN: Wanted(now + timedelta(seconds=seconds), payload)})
+
+    (turn,) = rows(ctx, game)
+    assert (turn.id, turn.due_at, turn.payload) == (
+        row_id,
+        now + timedelta(seconds=seconds),
+        payload,
+    )
+
+
+def test_an_unchanged_row_is_only_read(ctx: ServiceContext, game: int) -> None:
+    due = ctx.now() + timedelta(seconds=8)
+    put(ctx, game, CONTINUE, due, {"after_hand": 4})
+    before = rows(ctx, game)
+
+    sent = store(ctx, game, {CONTINUE: Wanted(due, {"after_hand": 4})})
+
+    assert [s.split()[0] for s in sent] == ["SELECT"], sent
+    assert rows(ctx, game) == before
+
+
+def test_a_row_no_longer_wanted_is_deleted(ctx: ServiceContext, game: int) -> None:
+    now = ctx.now()
+    fired = put(ctx, game, TURN, now - timedelta(seconds=1), {"hand": 2, "seat": 1}, fired_at=now)
+    put(ctx, game, TURN, now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+
+    sent = store(ctx, game, {})
+
+    assert [s.split()[0] for s in sent] == ["SELECT", "DELETE"], sent
+    # Only the pending row goes: the fired one is the clock's record.
+    assert [(r.id, r.fired_at) for r in rows(ctx, game)] == [(fired, now)]
+
+
+def test_a_new_kind_is_inserted(ctx: ServiceContext, game: int) -> None:
+    now = ctx.now()
+    due = now + timedelta(hours=72)
+
+    store(ctx, game, {CANCEL_WAITING: Wanted(due, {})})
+
+    (row,) = rows(ctx, game)
+    assert (row.kind, row.due_at, row.payload, row.created_at, row.fired_at) == (
+        CANCEL_WAITING,
+        due,
+        {},
+        now,
+        None,
+    )
+
+
+def test_a_deadline_already_fired_at_that_time_is_not_written_again(
+    ctx: ServiceContext, game: int
+) -> None:
+    # A cash table paused for lack of players keeps reporting its past "deal due".
+    now = ctx.now()
+    due = now - timedelta(seconds=3)
+    fired = put(ctx, game, CONTINUE, due, {"after_hand": 4}, fired_at=now)
+
+    store(ctx, game, {CONTINUE: Wanted(due, {"after_hand": 4})})
+
+    assert [(r.id, r.kind, r.fired_at) for r in rows(ctx, game)] == [(fired, CONTINUE, now)]
+
+
+def test_a_fired_deadline_of_another_time_or_kind_does_not_stop_a_new_one(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    due = now + timedelta(seconds=8)
+    put(ctx, game, CONTINUE, due - timedelta(seconds=1), {"after_hand": 4}, fired_at=now)
+    put(ctx, game, TURN, due, {"hand": 4, "seat": 1}, fired_at=now)
+
+    store(ctx, game, {CONTINUE: Wanted(due, {"after_hand": 5})})
+
+    new = pending(ctx, game)
+    assert set(new) == {CONTINUE}
+    assert (new[CONTINUE].due_at, new[CONTINUE].payload) == (due, {"after_hand": 5})
+
+
+def test_several_kinds_at_once(ctx: ServiceContext, game: int) -> None:
+    now = ctx.now()
+    turn = put(ctx, game, TURN, now + timedelta(seconds=30), {"hand": 6, "seat": 1})
+    put(ctx, game, CONTINUE, now + timedelta(seconds=2), {"after_hand": 5})
+    level_at = now + timedelta(minutes=10)
+    level = put(ctx, game, BLIND_LEVEL, level_at, {"level": 2, "small_blind": 10, "big_blind": 20})
+    # Fired at the very time now wanted for a cancel: it stays fired and unrepeated.
+    put(ctx, game, CANCEL_WAITING, now, {}, fired_at=now)
+    wanted = {
+        TURN: Wanted(now + timedelta(seconds=31), {"hand": 6, "seat": 2}),
+        BLIND_LEVEL: Wanted(level_at, {"level": 2, "small_blind": 10, "big_blind": 20}),
+        CANCEL_WAITING: Wanted(now, {}),
+    }
+    before = {r.kind: r for r in rows(ctx, game) if r.fired_at is None}
+
+    sent = store(ctx, game, wanted)
+
+    after = pending(ctx, game)
+    assert set(after) == {TURN, BLIND_LEVEL}
+    assert after[TURN].id == turn and after[TURN].payload == {"hand": 6, "seat": 2}
+    assert after[TURN].due_at == now + timedelta(seconds=31)
+    assert after[BLIND_LEVEL] == before[BLIND_LEVEL] and after[BLIND_LEVEL].id == level
+    assert sum(1 for r in rows(ctx, game) if r.kind is CANCEL_WAITING) == 1
+    # A read, the delete, the move and the guarded insert: the unchanged level
+    # is not written.
+    assert sorted(s.split()[0] for s in sent) == ["DELETE", "INSERT", "SELECT", "UPDATE"]
+
+    # Then a new kind beside them, the others as they are: one row more.
+    wanted[CONTINUE] = Wanted(now + timedelta(seconds=40), {"after_hand": 6})
+    store(ctx, game, wanted)
+    again = pending(ctx, game)
+    assert set(again) == {TURN, BLIND_LEVEL, CONTINUE}
+    assert (again[CONTINUE].due_at, again[CONTINUE].payload) == (
+        now + timedelta(seconds=40),
+        {"after_hand": 6},
+    )
+    assert {k: again[k] for k in (TURN, BLIND_LEVEL)} == {k: after[k] for k in (TURN, BLIND_LEVEL)}
+
+
+def test_other_games_rows_are_left_alone(ctx: ServiceContext, game: int) -> None:
+    (host,) = players(ctx, "bob")
+    other = lobby.create_game(ctx, host, GameOptions(buy_in=10_00)).game_id
+    theirs = rows(ctx, other)
+    assert [r.kind for r in theirs] == [CANCEL_WAITING]
+    now = ctx.now()
+
+    store(ctx, game, {TURN: Wanted(now + timedelta(seconds=30), {"hand": 1, "seat": 1})})
+    store(ctx, game, {})
+
+    assert rows(ctx, other) == theirs
+    assert rows(ctx, game) == []
+
+
+def test_the_rows_go_out_with_the_games_changes_in_one_transaction(
+    ctx: ServiceContext, game: int
+) -> None:
+    """Written through the session's connection: a rollback takes them back."""
+    now = ctx.now()
+    put(ctx, game, TURN, now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    before = rows(ctx, game)
+    session: Session
+    with make_sessionmaker(ctx.engine)() as session:
+        loaded = session.get(Game, game)
+        assert loaded is not None
+        store_deadlines(session, loaded, {CONTINUE: Wanted(now, {"after_hand": 3})}, now)
+        session.rollback()
+    assert rows(ctx, game) == before
