@@ -12,11 +12,14 @@ Scenarios (issue 8's goals):
 - ``pg2-spread``: players spread over the two processes (every change read back by
   the other one).
 
+Each scenario runs twice by default: the players sending ``act`` and ``continue`` as
+HTTP requests, then over their table socket (``--via``).
+
 Each ``cardroom loadtest`` also measures the storage's own limit on the same
 database in the same run.
 
     $ .venv/bin/python benchmarks/load.py                 # every scenario
-    $ .venv/bin/python benchmarks/load.py sqlite-busy --duration 20
+    $ .venv/bin/python benchmarks/load.py sqlite-busy --duration 20 --via socket
     $ CARDROOM_BENCH_POSTGRES=postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python benchmarks/load.py pg2-busy
 """
@@ -72,17 +75,29 @@ def main() -> None:
     parser.add_argument("scenarios", nargs="*", help=f"some of {', '.join(SCENARIOS)}")
     parser.add_argument("--duration", type=float, default=40.0, help="seconds each")
     parser.add_argument("--out", type=Path, default=Path("var/bench-load"))
+    parser.add_argument(
+        "--via",
+        choices=("http", "socket", "both"),
+        default="both",
+        help="how the players send act and continue: HTTP requests, their table socket, "
+        "or each scenario both ways (default)",
+    )
     args = parser.parse_args()
     names = args.scenarios or list(SCENARIOS)
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
         parser.error(f"no scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
-    rows = [run(SCENARIOS[name], args.duration, args.out / name) for name in names]
+    vias = ("http", "socket") if args.via == "both" else (args.via,)
+    rows = [
+        run(SCENARIOS[name], via, args.duration, args.out / f"{name}-{via}")
+        for name in names
+        for via in vias
+    ]
     print(table(rows))
     (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
 
 
-def run(scenario: Scenario, duration: float, out: Path) -> dict[str, Any]:
+def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as scratch:
         url = _fresh_database(scenario.database, Path(scratch))
         env = {**os.environ, "CARDROOM_DATABASE_URL": url}
@@ -115,6 +130,8 @@ def run(scenario: Scenario, duration: float, out: Path) -> dict[str, Any]:
                 str(scenario.think_ms),
                 "--route-by",
                 scenario.route_by,
+                "--via",
+                via,
                 "--out",
                 str(out),
                 "--database-url",
@@ -130,7 +147,7 @@ def run(scenario: Scenario, duration: float, out: Path) -> dict[str, Any]:
                 server.wait(timeout=30)
             if scenario.database == "postgresql":
                 _drop_postgres()
-    return {"scenario": scenario.name, "load_before": round(load, 2), **summary}
+    return {"scenario": scenario.name, "via": via, "load_before": round(load, 2), **summary}
 
 
 def _fresh_database(kind: str, scratch: Path) -> str:
@@ -167,9 +184,9 @@ def _wait_for(url: str, seconds: float = 30.0) -> None:
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
-        "| scenario | tables | actions/s | commands/s | p50 / p95 / p99 ms | errors | "
+        "| scenario | via | tables | actions/s | commands/s | p50 / p95 / p99 ms | errors | "
         "server CPU | KB per table | storage limit (1 / 4 writers) | load |\n"
-        "|---|---:|---:|---:|---|---:|---:|---:|---|---:|"
+        "|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|"
     )
     lines = [head]
     for r in rows:
@@ -182,7 +199,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             + ("-" if many is None else f"{many['transactions_per_s']:,.0f}")
         )
         lines.append(
-            f"| {r['scenario']} | {r['plan']['tables']} | {r['actions_per_s']:,.0f} | "
+            f"| {r['scenario']} | {r['via']} | {r['plan']['tables']} | {r['actions_per_s']:,.0f} | "
             f"{r['commands_per_s']:,.0f} | {_ms(lat['p50'])} / {_ms(lat['p95'])} / "
             f"{_ms(lat['p99'])} | {r['errors']['count']} | {server['cpu_percent']}% | "
             f"{server['rss_per_table_kb']:,.0f} | {limit} tx/s | {r['load_before']} |"
