@@ -213,3 +213,56 @@ def test_the_game_socket_asks_again_for_what_it_missed(page: Page) -> None:
         {"type": "resync", "after": 13},
     ]
     assert out["shown"] == [5, 7, 11, 13, 13]
+
+
+def test_a_command_on_the_game_socket_is_matched_by_its_ref_or_left_to_http(
+    page: Page,
+) -> None:
+    """GameSocket.command: the answer with its ref settles it (a result resolves with
+    the route's answer, a refusal rejects with its status and sentence); a closed
+    socket, a socket lost before the answer, or a 401 resolve undefined, which sends
+    the command over HTTP instead."""
+    out = run(
+        page,
+        "ws.js",
+        """
+        const sent = [];
+        const s = new m.GameSocket(1, {onSnapshot: () => {}, onEvents: () => {}});
+        let open = true;
+        s.live.send = (msg) => { if (open) sent.push(msg); return open; };
+        const settled = (p) => p.then(v => ({ok: v === undefined ? 'http' : v}),
+                                      e => ({status: e.status, code: e.code, text: e.message}));
+        const first = settled(s.command({type: 'act', kind: 'call', version: 3}));
+        const second = settled(s.command({type: 'continue'}));
+        s.receive({type: 'refused', ref: sent[1].ref, status: 409,
+                   error: {code: 'conflict', message: 'Not now.'}});
+        s.receive({type: 'result', ref: 'c99', result: {version: 99}});   // nobody's
+        s.receive({type: 'result', ref: sent[0].ref, result: {version: 4}});
+        const third = settled(s.command({type: 'act', kind: 'fold', version: 4}));
+        s.receive({type: 'refused', ref: sent[2].ref, status: 401,
+                   error: {code: 'not_signed_in', message: 'Sign in.'}});
+        const lost = settled(s.command({type: 'act', kind: 'check', version: 4}));
+        s.live.onStatus('closed');                             // lost before the answer
+        open = false;
+        const closed = settled(s.command({type: 'continue'}));
+        s.live.stop();
+        return {sent, answers: await Promise.all([first, second, third, lost, closed]),
+                waiting: s.pending.size};
+        """,
+    )
+    assert [m["type"] for m in out["sent"]] == ["act", "continue", "act", "act"]
+    assert len({m["ref"] for m in out["sent"]}) == 4
+    assert out["sent"][0] == {
+        "type": "act",
+        "kind": "call",
+        "version": 3,
+        "ref": out["sent"][0]["ref"],
+    }
+    assert out["answers"] == [
+        {"ok": {"version": 4}},
+        {"status": 409, "code": "conflict", "text": "Not now."},
+        {"ok": "http"},
+        {"ok": "http"},
+        {"ok": "http"},
+    ]
+    assert out["waiting"] == 0

@@ -3,8 +3,10 @@ and one to a showdown, with the keyboard alone, one of them on a phone's screen.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -58,11 +60,32 @@ def stack(player: Player, name: str) -> str:
     return text.replace("stack", "").strip()
 
 
+def watch_commands(page: Page, requests: list[str], commands: list[str]) -> None:
+    def request(sent: Any) -> None:
+        if re.search(r"/api/games/\d+/(actions|continue)$", sent.url):
+            requests.append(sent.url)
+
+    def socket(ws: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") in ("act", "continue"):
+                commands.append(message["type"])
+
+        ws.on("framesent", frame)
+
+    page.on("request", request)
+    page.on("websocket", socket)
+
+
 def test_two_players_play_to_a_fold_and_a_showdown(
     room: Room, browser: Browser, artifacts: Path
 ) -> None:
     alice = open_player(browser, unique_name("alice"))
     bob = open_player(browser, unique_name("bob"), viewport=PHONE, is_mobile=True, has_touch=True)
+    play_requests: list[str] = []  # HTTP requests for the commands of play
+    socket_commands: list[str] = []  # the commands of play sent on the table's socket
+    for player in (alice, bob):
+        watch_commands(player.page, play_requests, socket_commands)
     sign_up(alice, room.base)
     sign_up(bob, room.base)
     expect(alice.page.locator("[data-balance]")).to_have_text("$100.00")
@@ -208,6 +231,9 @@ def test_two_players_play_to_a_fold_and_a_showdown(
     # the phone's page never scrolls sideways
     width = bob.page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
+    # every action and Continue went on the table's socket, none as an HTTP request
+    assert play_requests == [], play_requests
+    assert "act" in socket_commands and "continue" in socket_commands, socket_commands
     for p in players:
         assert p.errors == [], p.errors
         p.context.close()

@@ -1,5 +1,8 @@
 // WebSockets that stay up: reconnect with backoff, keep-alive pings, and for a
-// game the numbered events with a resync after any gap or dropped connection.
+// game the numbered events with a resync after any gap or dropped connection, and
+// the commands of play (act, continue) sent on the table's socket.
+
+import { ApiError } from "./api.js";
 
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000; // no message at all for this long: the socket is dead
@@ -145,8 +148,13 @@ export class GameSocket {
     this.onSnapshot = onSnapshot;
     this.onEvents = onEvents;
     this.onError = onError;
+    this.pending = new Map(); // a command's ref -> its promise's settle functions
+    this.refs = 0;
     this.live = new LiveSocket(`/ws/games/${gameId}`, {
-      onStatus,
+      onStatus: (status) => {
+        if (status !== "open" && status !== "connecting") this.loseCommands();
+        onStatus(status);
+      },
       onOpen: () => {
         if (this.eventSeq !== null) this.resync(); // back after a drop
       },
@@ -169,8 +177,47 @@ export class GameSocket {
     this.live.send({ type: "resync", after: this.eventSeq || 0 });
   }
 
+  /**
+   * Send a command of play (`{type: "act" | "continue", ...}`, docs/api.md) on the
+   * socket. Resolves with the answer the HTTP route would give, or rejects with an
+   * ApiError of the same status and sentence. Resolves `undefined` when the command
+   * could not go this way (the socket is not open, or closed before the answer; or
+   * the session is over, which the HTTP route's 401 handles): the caller sends it
+   * over HTTP with the same idempotency key, and it takes effect once.
+   */
+  command(message) {
+    const ref = `c${++this.refs}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(ref, { resolve, reject });
+      if (!this.live.send({ ...message, ref })) {
+        this.pending.delete(ref);
+        resolve(undefined);
+      }
+    });
+  }
+
+  settle(message) {
+    const waiting = this.pending.get(message.ref);
+    if (!waiting) return;
+    this.pending.delete(message.ref);
+    if (message.type === "result") {
+      waiting.resolve(message.result);
+    } else if (message.status === 401) {
+      waiting.resolve(undefined);
+    } else {
+      const error = message.error || {};
+      waiting.reject(new ApiError(message.status, error.code, error.message));
+    }
+  }
+
+  loseCommands() {
+    for (const waiting of this.pending.values()) waiting.resolve(undefined);
+    this.pending.clear();
+  }
+
   receive(message) {
-    if (message.type === "events") this.receiveEvents(message.events || []);
+    if (message.type === "result" || message.type === "refused") this.settle(message);
+    else if (message.type === "events") this.receiveEvents(message.events || []);
     else if (message.type === "snapshot") this.receiveSnapshot(message);
     else if (message.type === "error") this.onError(message.message);
   }

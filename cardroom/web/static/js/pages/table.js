@@ -51,7 +51,7 @@ async function command(path, body = {}, { versioned = false, keyed = true } = {}
   const sent = keyed ? { idempotency_key: newKey(), ...body } : { ...body };
   if (versioned) sent.version = state.game.version;
   try {
-    const answer = await post(`/api/games/${gameId}/${path}`, sent);
+    const answer = await send(path, sent);
     if (answer && answer.events) receiveEvents(answer.events);
     if (state.connection !== "open") await reload();
     return answer;
@@ -60,6 +60,20 @@ async function command(path, body = {}, { versioned = false, keyed = true } = {}
     if (error instanceof ApiError && error.status === 409) await reload();
     throw error;
   }
+}
+
+// The commands of play go on the table's socket, which is open anyway: no HTTP
+// request per action (docs/api.md). When the socket cannot take one, the same body,
+// idempotency key included, goes over HTTP and takes effect once.
+const ON_THE_SOCKET = { actions: "act", continue: "continue" };
+
+async function send(path, sent) {
+  const type = ON_THE_SOCKET[path];
+  if (type && state.socket) {
+    const answer = await state.socket.command({ type, ...sent });
+    if (answer !== undefined) return answer;
+  }
+  return post(`/api/games/${gameId}/${path}`, sent);
 }
 
 async function act(action) {
