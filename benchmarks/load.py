@@ -185,8 +185,9 @@ def _wait_for(url: str, seconds: float = 30.0) -> None:
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| scenario | via | tables | actions/s | commands/s | p50 / p95 / p99 ms | errors | "
-        "server CPU | KB per table | storage limit (1 / 4 writers) | load |\n"
-        "|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|"
+        "server CPU | KB per table (all / after accounts) | "
+        "storage limit (1 / 4 writers) | load |\n"
+        "|---|---|---:|---:|---:|---|---:|---:|---|---|---:|"
     )
     lines = [head]
     for r in rows:
@@ -202,7 +203,9 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['scenario']} | {r['via']} | {r['plan']['tables']} | {r['actions_per_s']:,.0f} | "
             f"{r['commands_per_s']:,.0f} | {_ms(lat['p50'])} / {_ms(lat['p95'])} / "
             f"{_ms(lat['p99'])} | {r['errors']['count']} | {server['cpu_percent']}% | "
-            f"{server['rss_per_table_kb']:,.0f} | {limit} tx/s | {r['load_before']} |"
+            f"{server['rss_per_table_kb']:,.0f} / "
+            f"{server['rss_per_table_after_accounts_kb']:,.0f} | {limit} tx/s | "
+            f"{r['load_before']} |"
         )
     return "\n".join(lines)
 

@@ -166,8 +166,9 @@ def describe(result: dict[str, Any]) -> str:
     if server["rss_peak_mb"] is not None:
         lines.append(
             f"server RSS {server['rss_before_mb']:,.0f} MB before, {server['rss_peak_mb']:,.0f} "
-            f"MB at most ({server['rss_per_table_kb']:,.0f} KB per table), CPU "
-            f"{server['cpu_percent']}%;"
+            f"MB at most ({server['rss_per_table_kb']:,.0f} KB per table; "
+            f"{server['rss_per_table_after_accounts_kb']:,.0f} KB from after the accounts "
+            f"were made), CPU {server['cpu_percent']}%;"
         )
     else:
         lines.append("server memory not read (give --server-pid for a server not ours);")

@@ -106,7 +106,7 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
             _check(health, f"{url}/healthz")
         rss_before = watch.rss() if watch else None
         setup_began = time.perf_counter()
-        tables = await _set_up(plan, room, console)
+        tables, rss_after_accounts = await _set_up(plan, room, console, watch)
         setup_s = time.perf_counter() - setup_began
         players = [p for table in tables for p in table.players]
         result = await _play(plan, room, players, watch, console)
@@ -124,11 +124,25 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
             measure, plan.database_url, plan.storage_seconds, CONCURRENT_STORAGE_WRITERS
         )
     report = _report(
-        plan, started_at, setup_s, metrics, result, rss_before, single, storage, load_before
+        plan,
+        started_at,
+        setup_s,
+        metrics,
+        result,
+        (rss_before, rss_after_accounts),
+        single,
+        storage,
+        load_before,
     )
     write_json(report, plan.out)
     write_plot(report, plan.out)
     return report
+
+
+def _per_table_kb(peak: int | None, mark: int | None, tables: int) -> float | None:
+    if peak is None or mark is None:
+        return None
+    return round((peak - mark) / tables / 1024, 1)
 
 
 # -- setting up ----------------------------------------------------------------------
@@ -143,7 +157,11 @@ def servers_for_table(urls: Sequence[str], table: int, players: int, route_by: s
     return [urls[(table + k) % len(urls)] for k in range(players)]
 
 
-async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableClient]:
+async def _set_up(
+    plan: LoadPlan, room: Room, console: Console, watch: ServerWatch | None
+) -> tuple[list[TableClient], int | None]:
+    """The tables, seated and playing; and the servers' RSS once the accounts are
+    made, before the first table (the mark the tables' own memory is counted from)."""
     prefix = plan.user_prefix or secrets.token_hex(3)
     names = [f"lt{prefix}{i:05d}" for i in range(plan.users)]
     urls = plan.urls
@@ -164,6 +182,7 @@ async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableCli
         accounts = await _limited(
             [functools.partial(account, i) for i in range(len(names))], plan.setup_concurrency
         )
+        rss_after_accounts = watch.rss() if watch else None
         progress.update(task, description="seating tables", completed=0, total=plan.tables)
 
         async def table(t: int) -> TableClient:
@@ -205,7 +224,7 @@ async def _set_up(plan: LoadPlan, room: Room, console: Console) -> list[TableCli
         )
     for client in room.http.values():
         client.cookies.clear()  # sign-in set cookies; the players send bearer tokens
-    return tables
+    return tables, rss_after_accounts
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -320,7 +339,7 @@ def _report(
     setup_s: float,
     metrics: Metrics,
     played: dict[str, Any],
-    rss_before: int | None,
+    marks: tuple[int | None, int | None],
     single: StorageLimit | None,
     concurrent: StorageLimit | None,
     load_before: list[float],
@@ -328,9 +347,14 @@ def _report(
     summary = metrics.summary()
     measured = metrics.elapsed or 1e-9
     peak, end = played["rss_peak"], played["rss_end"]
-    per_table = None
-    if peak is not None and rss_before is not None:
-        per_table = round((peak - rss_before) / plan.tables / 1024, 1)
+    rss_before, rss_after_accounts = marks
+    # Two figures: everything the run added, set-up included, over the tables; and
+    # the tables' own, from the mark after the accounts were made. Signing up a whole
+    # room in a minute (argon2id hashes, a crowd of HTTP connections) leaves the
+    # process larger, once, whatever the number of tables; a room's accounts come
+    # over weeks.
+    per_table = _per_table_kb(peak, rss_before, plan.tables)
+    per_table_playing = _per_table_kb(peak, rss_after_accounts, plan.tables)
     limit = single.to_dict() if single else None
     database = single.database if single else None
     return {
@@ -360,7 +384,9 @@ def _report(
             "rss_before_mb": _mb(rss_before),
             "rss_peak_mb": _mb(peak),
             "rss_end_mb": _mb(end),
+            "rss_after_accounts_mb": _mb(rss_after_accounts),
             "rss_per_table_kb": per_table,
+            "rss_per_table_after_accounts_kb": per_table_playing,
             "cpu_percent": None
             if played["server_cpu_s"] is None
             else round(100 * played["server_cpu_s"] / measured, 1),

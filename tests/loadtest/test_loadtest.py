@@ -148,6 +148,10 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
     assert saved["errors"]["count"] == 0, saved["errors"]
     assert saved["server"]["pids"] == [pid], "found by the port it listens on"
     assert saved["server"]["rss_peak_mb"] > 0 and saved["server"]["rss_per_table_kb"] is not None
+    server = saved["server"]
+    # the tables' own memory is counted from a later mark: never more than the whole
+    assert server["rss_before_mb"] <= server["rss_after_accounts_mb"] + 1
+    assert server["rss_per_table_after_accounts_kb"] <= server["rss_per_table_kb"] + 1
     assert saved["storage_limit"]["transactions_per_s"] > 0
     assert saved["storage_limit"]["writers"] == 1
     assert saved["timeline"] and {"t", "actions", "latency_p99_ms", "rss_mb"} <= set(
