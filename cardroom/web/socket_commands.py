@@ -19,9 +19,13 @@ sentence of a refusal:
 - the service call, the announcement to every socket of the table
   (``Live.committed``) and the answer built from the same committed rows run
   together on a worker thread, as the route runs (``routes.games.answer``): the
-  database is never touched on the event loop. It is one of the threads the HTTP
-  routes run on (anyio's, sized by ``cardroom.web.threads``: 8 on SQLite), so a
-  room's commands take turns on the same threads whichever way they come;
+  database is never touched on the event loop. The thread is one of the event
+  loop's default executor (``asyncio.to_thread``: cores + 4, at most 32), as for
+  the socket's reads, not one of the HTTP routes' pool (40 on PostgreSQL): with
+  players acting at once on PostgreSQL with two processes the socket commands made
+  154 actions/s on the former against 89 on the latter, back to back
+  (``benchmarks/load.py pg2-busy --via socket``), the many threads only taking
+  turns for the GIL and the connection pool;
 - the answer is ``{"type": "result", "ref", "result": <CommandOut>}``, or
   ``{"type": "refused", "ref", "status", "error": {"code", "message"}}`` for a
   refusal of the room's rules (``cardroom.web.errors.service_error_status``). A
@@ -43,11 +47,11 @@ command itself may reach the sender before or after its ``result``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-import anyio.to_thread
 from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
@@ -104,7 +108,7 @@ async def _answer(
     try:
         user = accounts.recently_proven(ctx, token)
         if user is None:
-            user = await anyio.to_thread.run_sync(accounts.user_for_recent_token, ctx, token)
+            user = await asyncio.to_thread(accounts.user_for_recent_token, ctx, token)
     except (AuthenticationFailed, AccountSuspended) as refused:
         return Answer(_refusal(ref, refused), ended=refused)
     try:
@@ -115,7 +119,7 @@ async def _answer(
         errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
         return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
     try:
-        result = await anyio.to_thread.run_sync(_run, live, user.id, game_id, command)
+        result = await asyncio.to_thread(_run, live, user.id, game_id, command)
     except ServiceError as refused:
         return Answer(_refusal(command.ref, refused))
     return Answer(WsResult(ref=command.ref, result=result))
