@@ -10,7 +10,10 @@ Scenarios (issue 8's goals):
 - ``pg2-busy`` and ``pg2-200``: the same on PostgreSQL with two server processes, a
   table's players routed to one process (``--route-by table``);
 - ``pg2-spread``: players spread over the two processes (every change read back by
-  the other one).
+  the other one);
+- ``sqlite-400`` and ``pg2-400``: twice the tables of ``-200``, for what one more
+  table costs in memory (the difference over the 200 tables more), apart from the
+  fixed costs every per-table figure of one run includes.
 
 Each scenario runs twice by default: the players sending ``act`` and ``continue`` as
 HTTP requests, then over their table socket (``--via``).
@@ -18,7 +21,8 @@ HTTP requests, then over their table socket (``--via``).
 Each ``cardroom loadtest`` also measures the storage's own limit on the same
 database in the same run.
 
-    $ .venv/bin/python benchmarks/load.py                 # every scenario
+    $ .venv/bin/python benchmarks/load.py                 # every scenario but -400
+    $ .venv/bin/python benchmarks/load.py sqlite-200 sqlite-400 --via socket
     $ .venv/bin/python benchmarks/load.py sqlite-busy --duration 20 --via socket
     $ CARDROOM_BENCH_POSTGRES=postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python benchmarks/load.py pg2-busy
@@ -66,6 +70,10 @@ SCENARIOS = {
         Scenario("pg2-busy", "postgresql", 2, 20, 0),
         Scenario("pg2-spread", "postgresql", 2, 20, 0, route_by="player"),
         Scenario("pg2-200", "postgresql", 2, 200, 5000),
+        # Twice the tables at the same pace: what a table adds, the process's fixed
+        # costs (threads, SQLite's page caches, pools) taken out (docs/benchmarks.md).
+        Scenario("sqlite-400", "sqlite", 1, 400, 5000),
+        Scenario("pg2-400", "postgresql", 2, 400, 5000),
     )
 }
 
@@ -83,7 +91,7 @@ def main() -> None:
         "or each scenario both ways (default)",
     )
     args = parser.parse_args()
-    names = args.scenarios or list(SCENARIOS)
+    names = args.scenarios or [name for name in SCENARIOS if not name.endswith("-400")]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
         parser.error(f"no scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
@@ -94,6 +102,8 @@ def main() -> None:
         for via in vias
     ]
     print(table(rows))
+    for line in marginal_memory(rows):
+        print(line)
     (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
 
 
@@ -208,6 +218,21 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{r['load_before']} |"
         )
     return "\n".join(lines)
+
+
+def marginal_memory(rows: list[dict[str, Any]]) -> list[str]:
+    """What a table adds: the peak RSS of a -400 run less its -200 run's (same
+    database, same way of sending), over the 200 tables more."""
+    peaks = {(r["scenario"], r["via"]): r["server"]["rss_peak_mb"] for r in rows}
+    lines = []
+    for (name, via), peak in peaks.items():
+        if not name.endswith("-400"):
+            continue
+        smaller = peaks.get((name.replace("-400", "-200"), via))
+        if peak is not None and smaller is not None:
+            per_table = (peak - smaller) * 1024 / 200
+            lines.append(f"{name[:-4]} ({via}): {per_table:,.0f} KB per table more")
+    return lines
 
 
 def _ms(value: float | None) -> str:
