@@ -11,6 +11,8 @@ from cardroom.store.models import Game, GameEvent, GameFormat, GameStatus
 from cardroom.table import Table
 
 if TYPE_CHECKING:
+    from sqlalchemy import Row
+
     # Only for the annotation: the notifications module imports this one.
     from cardroom.service.notifications import Notice
 
@@ -52,7 +54,8 @@ class GameRow:
     last_activity_at: datetime
 
     @classmethod
-    def of(cls, game: Game) -> GameRow:
+    def of(cls, game: Game | Row[Any]) -> GameRow:
+        """From the ORM's row, or a Core row with the same column names."""
         return cls(
             game.id,
             game.host_id,

@@ -266,6 +266,7 @@ _HI = bindparam("hi", type_=Integer)
 # for exactly the table's players (``GameTx._sync_players``, in every command's
 # transaction); ``_read_moment`` still takes the names from the table itself.
 _MOMENT_COLUMNS = (
+    _games.id,
     _games.host_id,
     _games.preset,
     _games.format,
@@ -341,17 +342,7 @@ def _read_moment(connection: Connection, game_id: int) -> GameMoment:
         for user, name in connection.execute(_NAMES_READ, {"ids": sorted(missing)}):
             names[user] = name
     names = {user: names[user] for user in wanted if user in names}
-    saved = GameRow(
-        game_id,
-        game.host_id,
-        game.preset,
-        game.format,
-        game.status,
-        game.version,
-        game.created_at,
-        game.last_activity_at,
-    )
-    return GameMoment(saved, table, names.get(game.host_id, "?"), names, game.last_seq)
+    return GameMoment(GameRow.of(game), table, names.get(game.host_id, "?"), names, game.last_seq)
 
 
 def _read_events(

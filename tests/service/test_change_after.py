@@ -242,7 +242,7 @@ def commit_between_the_reads(
         committed.append(play.act(ctx, game, player, kind, expected_version=version))
 
     def between(conn: Any, cursor: Any, sql: str, *args: Any) -> None:
-        if not committed and sql.lstrip().startswith("SELECT games.host_id"):
+        if not committed and sql.lstrip().startswith("SELECT games.id") and "user_id" in sql:
             thread = threading.Thread(target=commit_elsewhere)
             thread.start()
             thread.join(timeout=30)
