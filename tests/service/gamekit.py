@@ -10,7 +10,7 @@ from cardroom.service import accounts, lobby, money, play
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import GameDetail, LegalActionsView, PlayResult
-from cardroom.store.models import Role
+from cardroom.store.models import GameStatus, Role
 
 PASSWORD = "correct horse"
 
@@ -84,6 +84,23 @@ def everyone_continues(
         for seat in detail.seats
         if not seat.continued
     ]
+
+
+def tournament_to_its_winner(ctx: ServiceContext, host: int, *others: int) -> int:
+    """A three-seat sit-and-go (65/35) started by its last player and shoved to its
+    winner; its id."""
+    options = lobby.GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
+    tournament = lobby.create_game(ctx, host, options).game_id
+    *early, last = others
+    for player in early:
+        lobby.join(ctx, tournament, player)
+    lobby.join(ctx, tournament, last, source=source(11))  # full: starts by itself
+    for hand in range(1, 60):
+        play_hand(ctx, tournament, shove)
+        if detail(ctx, tournament).summary.status is GameStatus.FINISHED:
+            return tournament
+        everyone_continues(ctx, tournament, source(100 + hand))
+    raise AssertionError("the tournament did not finish")
 
 
 def kinds(result: PlayResult) -> list[str]:

@@ -22,9 +22,9 @@ from tests.service.gamekit import (
     passive,
     play_hand,
     players,
-    shove,
     source,
     to_act,
+    tournament_to_its_winner,
 )
 
 _NAMES_HANDS = re.compile(r"\bhands\b", re.IGNORECASE)  # not hand_players
@@ -75,16 +75,7 @@ def test_every_game_points_at_its_latest_hand(ctx: ServiceContext) -> None:
         play_hand(ctx, cash, passive)
         everyone_continues(ctx, cash, source(2 + hand))
     assert to_act(ctx, cash) is not None
-    # A tournament to its winner.
-    options = GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
-    tournament = lobby.create_game(ctx, carol, options).game_id
-    lobby.join(ctx, tournament, dave)
-    lobby.join(ctx, tournament, alice, source=source(11))  # full: starts by itself
-    for hand in range(1, 60):
-        play_hand(ctx, tournament, shove)
-        if detail(ctx, tournament).summary.status is GameStatus.FINISHED:
-            break
-        everyone_continues(ctx, tournament, source(100 + hand))
+    tournament = tournament_to_its_winner(ctx, carol, dave, alice)
     assert detail(ctx, tournament).summary.status is GameStatus.FINISHED
     waiting = lobby.create_game(ctx, carol, GameOptions(buy_in=5_00), sit=False).game_id
 

@@ -25,9 +25,9 @@ from tests.service.gamekit import (
     passive,
     play_hand,
     players,
-    shove,
     source,
     to_act,
+    tournament_to_its_winner,
 )
 
 
@@ -78,16 +78,7 @@ def test_every_game_keeps_its_last_event_number_through_play(
     assert [f.game_id for f in deadlines.fire_due(ctx)] == [cash]
     play_hand(ctx, cash, folder)
     lobby.cash_out(ctx, cash, bob)
-    # A tournament to its winner.
-    options = GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
-    tournament = lobby.create_game(ctx, carol, options).game_id
-    lobby.join(ctx, tournament, dave)
-    lobby.join(ctx, tournament, alice, source=source(11))  # full: starts by itself
-    for hand in range(1, 60):
-        play_hand(ctx, tournament, shove)
-        if detail(ctx, tournament).summary.status is GameStatus.FINISHED:
-            break
-        everyone_continues(ctx, tournament, source(100 + hand))
+    tournament = tournament_to_its_winner(ctx, carol, dave, alice)
     assert detail(ctx, tournament).summary.status is GameStatus.FINISHED
     # A game cancelled before it started, and one only created.
     cancelled = lobby.create_game(ctx, dave, GameOptions(buy_in=5_00)).game_id
