@@ -126,8 +126,12 @@ def snapshot(engine: Engine) -> dict[str, list[str]]:
         }
 
 
+# The ``unchanged`` fixture's type, for the tests that take it.
+Unchanged = Callable[[], AbstractContextManager[None]]
+
+
 @pytest.fixture
-def unchanged(db: Engine) -> Callable[[], AbstractContextManager[None]]:
+def unchanged(db: Engine) -> Unchanged:
     """``with unchanged(), pytest.raises(SomeRefusal): ...`` proves that a refusal
     left every table exactly as it was."""
 

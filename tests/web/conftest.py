@@ -22,6 +22,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.store.models import Role
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
+from tests.web.games_kit import Player, heads_up, new_player, to_act
 from tests.web.kit import PASSWORD, sign_in, sign_up
 
 
@@ -49,3 +50,12 @@ def admin(ctx: ServiceContext, client: TestClient) -> tuple[int, str]:
     """boss, an admin made at the console and signed in: (user id, bearer token)."""
     boss = accounts.create_user(ctx, CONSOLE, "boss", PASSWORD, role=Role.ADMIN)
     return boss.id, sign_in(client, "boss")
+
+
+@pytest.fixture
+def table(client: TestClient) -> tuple[int, Player, Player]:
+    """A heads-up hand in progress, alice (small blind) to act."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    assert to_act(client, game, [alice, bob]) == alice
+    return game, alice, bob

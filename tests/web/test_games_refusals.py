@@ -4,27 +4,14 @@ that are malformed, unknown or absurd."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.service.context import ServiceContext
-from tests.web.games_kit import Player, act, detail, heads_up, new_player, to_act
+from tests.conftest import Unchanged
+from tests.web.games_kit import Player, act, detail, new_player
 from tests.web.kit import assert_refused
-
-Unchanged = Callable[[], AbstractContextManager[None]]
-
-
-@pytest.fixture
-def table(client: TestClient) -> tuple[int, Player, Player]:
-    """A heads-up hand in progress, alice (small blind) to act."""
-    alice, bob = new_player(client, "alice"), new_player(client, "bob")
-    game = heads_up(client, alice, bob)
-    assert to_act(client, game, [alice, bob]) == alice
-    return game, alice, bob
 
 
 def test_a_stale_version_is_a_409_and_changes_nothing(

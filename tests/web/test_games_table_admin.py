@@ -3,12 +3,10 @@ required, the table's watchers told, and the admin doors closed to everyone else
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
-
 from fastapi.testclient import TestClient
 
 from cardroom.service.context import ServiceContext
+from tests.conftest import Unchanged
 from tests.web.games_kit import (
     create_game,
     detail,
@@ -19,8 +17,6 @@ from tests.web.games_kit import (
     watching,
 )
 from tests.web.kit import assert_refused, bearer
-
-Unchanged = Callable[[], AbstractContextManager[None]]
 
 
 def test_an_admin_folds_a_player_named_by_seat_or_id(

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
@@ -19,31 +17,19 @@ from starlette.websockets import WebSocketDisconnect
 from cardroom.service import play
 from cardroom.service.context import ServiceContext
 from cardroom.web import socket_commands
+from tests.conftest import Unchanged
 from tests.web.games_kit import (
     Json,
     Player,
     Watcher,
     detail,
-    heads_up,
     last_seq,
     new_player,
     receive,
     silent,
-    to_act,
     watching,
 )
 from tests.web.test_ws_protocol import assert_failed_with_1011, assert_logged
-
-Unchanged = Callable[[], AbstractContextManager[None]]
-
-
-@pytest.fixture
-def table(client: TestClient) -> tuple[int, Player, Player]:
-    """A heads-up hand in progress, alice (small blind) to act."""
-    alice, bob = new_player(client, "alice"), new_player(client, "bob")
-    game = heads_up(client, alice, bob)
-    assert to_act(client, game, [alice, bob]) == alice
-    return game, alice, bob
 
 
 def command(w: Watcher, message: Json) -> Json:
