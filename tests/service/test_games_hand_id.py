@@ -102,13 +102,19 @@ def test_every_game_points_at_its_latest_hand(ctx: ServiceContext) -> None:
     assert running.number == 3 and running.ended_at is None and running.final_state is None
 
 
-def test_an_action_reads_no_hand_row(ctx: ServiceContext) -> None:
+def heads_up_dealt(ctx: ServiceContext) -> tuple[int, int]:
+    """A heads-up cash game with its first hand dealt: the game's and the hand's ids."""
     alice, bob = players(ctx, "alice", "bob")
     game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
     lobby.join(ctx, game, bob)
     lobby.start(ctx, game, alice, source=source())
     hand_id = latest_hands(ctx)[game][0]
     assert hand_id is not None
+    return game, hand_id
+
+
+def test_an_action_reads_no_hand_row(ctx: ServiceContext) -> None:
+    game, hand_id = heads_up_dealt(ctx)
     dealt = hand_row(ctx, hand_id)
     sent: list[list[str]] = []
     while (turn := to_act(ctx, game)) is not None:  # calls and checks to the showdown
@@ -131,12 +137,7 @@ def test_an_action_reads_no_hand_row(ctx: ServiceContext) -> None:
 def test_a_game_row_without_its_hand_finds_it_once(ctx: ServiceContext) -> None:
     # Not a state play leaves (the migration filled in the games that had hands), but
     # the command still finds the hand by its number, and keeps its id for the next.
-    alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
-    lobby.join(ctx, game, bob)
-    lobby.start(ctx, game, alice, source=source())
-    hand_id = latest_hands(ctx)[game][0]
-    assert hand_id is not None
+    game, hand_id = heads_up_dealt(ctx)
     with ctx.transaction() as session:
         session.execute(update(Game).where(Game.id == game).values(hand_id=None))
     turn = to_act(ctx, game)
