@@ -83,7 +83,7 @@ class Answer:
     """What to send the client; ``ended``: the session's refusal, when it is over."""
 
     message: WsResult | WsRefused
-    ended: ServiceError | None = None
+    ended: AuthenticationFailed | AccountSuspended | None = None
 
 
 def is_command(kind: Any) -> bool:

@@ -91,6 +91,12 @@ class Refused(Exception):
         self.code = code
         self.sentence = sentence
 
+    @classmethod
+    def session_over(cls, refused: AuthenticationFailed | AccountSuspended) -> Refused:
+        """The close for a session that proves nobody: 4403 suspended, else 4401."""
+        code = CLOSE_FORBIDDEN if isinstance(refused, AccountSuspended) else CLOSE_NOT_SIGNED_IN
+        return cls(code, refused.sentence)
+
 
 # -- connecting ------------------------------------------------------------------------
 
@@ -120,10 +126,8 @@ async def _sign_in(websocket: WebSocket, live: Live) -> tuple[UserInfo, str]:
 async def _user_for(live: Live, token: str) -> UserInfo:
     try:
         return await asyncio.to_thread(accounts.user_for_token, live.ctx, token)
-    except AccountSuspended as refused:
-        raise Refused(CLOSE_FORBIDDEN, refused.sentence) from None
-    except AuthenticationFailed as refused:
-        raise Refused(CLOSE_NOT_SIGNED_IN, refused.sentence) from None
+    except (AccountSuspended, AuthenticationFailed) as refused:
+        raise Refused.session_over(refused) from None
 
 
 def _game_id(text: str) -> int:
@@ -346,12 +350,10 @@ class GameFeed(Connection):
         done = await socket_commands.run_command(self.live, self._token, self.game_id, data)
         await self.send(done.message)
         if done.ended is not None:
-            code = (
-                CLOSE_FORBIDDEN if isinstance(done.ended, AccountSuspended) else CLOSE_NOT_SIGNED_IN
-            )
+            refused = Refused.session_over(done.ended)
             self._open = False
-            await _refuse(self.websocket, Refused(code, done.ended.sentence))
-            raise WebSocketDisconnect(code)  # read no more
+            await _refuse(self.websocket, refused)
+            raise WebSocketDisconnect(refused.code)  # read no more
 
 
 async def game_socket(websocket: WebSocket) -> None:
