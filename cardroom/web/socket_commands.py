@@ -2,10 +2,10 @@
 
 A player at a table holds its socket anyway; sending an action there instead of an
 HTTP request spares the server a keep-alive connection (28 KB) and, per command, the
-HTTP parsing, routing, dependencies and validation (about 1.5 ms of CPU;
-docs/benchmarks.md). The semantics are the HTTP routes' (``POST /api/games/{id}/
-actions`` and ``/continue``, ``cardroom.web.routes.games``), to the status, code and
-sentence of a refusal:
+HTTP parsing, routing, dependencies and validation (about 1.2 ms of CPU per command
+under load, 5.3 ms against 4.1; docs/benchmarks.md). The semantics are the HTTP
+routes' (``POST /api/games/{id}/actions`` and ``/continue``,
+``cardroom.web.routes.games``), to the status, code and sentence of a refusal:
 
 - the session is proved first, as the route's dependencies prove it before its body
   is read (``cardroom.web.deps.current_session``: trusted for a few seconds,
