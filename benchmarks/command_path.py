@@ -15,8 +15,14 @@ runs them, and times each part in CPU time with the SQL statements it sends:
   (``game_views.change_after``), once per change.
 
     $ .venv/bin/python benchmarks/command_path.py --hands 200
+    $ .venv/bin/python benchmarks/command_path.py --table per-hand
     $ .venv/bin/python benchmarks/command_path.py --database-url postgresql+psycopg://...
       (a PostgreSQL server: the script makes a database of its own there and drops it)
+
+The table is the load test's by default (``--table cash``: the house preset's cash
+game, blinds 1 and 2, money moving only at the buy-in); ``--table per-hand`` plays
+the standard preset's per-hand table, where every hand buys in and settles through
+the ledger (the figures of earlier sessions in docs/benchmarks.md).
 
 The figures bound what one server process can do: 1 / (sum of the parts) commands
 per CPU-second, before HTTP, WebSocket framing and the event loop.
@@ -66,6 +72,14 @@ class Meter:
 
 
 BENCH_DATABASE = "cardroom_bench_path"
+# The tables the script can play heads-up: the load test's (cardroom.loadtest.runner)
+# and the standard preset's per-hand table.
+TABLES = {
+    "cash": lobby.GameOptions(
+        preset="house", format="cash", seats=2, buy_in=100, small_blind=1, big_blind=2
+    ),
+    "per-hand": lobby.GameOptions(preset="standard", seats=2, buy_in=1000),
+}
 
 
 def main() -> None:
@@ -77,14 +91,20 @@ def main() -> None:
         help="default: a fresh SQLite file; a PostgreSQL server's URL: a fresh database "
         f"{BENCH_DATABASE} on it, dropped afterwards",
     )
+    parser.add_argument(
+        "--table",
+        choices=sorted(TABLES),
+        default="cash",
+        help="cash: the load test's table (default); per-hand: money moves every hand",
+    )
     args = parser.parse_args()
     if args.database_url and make_url(args.database_url).get_backend_name() == "postgresql":
         with fresh_postgres(args.database_url) as url:
-            print(json.dumps(run(url, args.hands), indent=2))
+            print(json.dumps(run(url, args.hands, args.table), indent=2))
         return
     with tempfile.TemporaryDirectory() as scratch:
         url = args.database_url or f"sqlite:///{Path(scratch) / 'bench.db'}"
-        print(json.dumps(run(url, args.hands), indent=2))
+        print(json.dumps(run(url, args.hands, args.table), indent=2))
 
 
 @contextmanager
@@ -105,7 +125,7 @@ def fresh_postgres(server_url: str) -> Iterator[str]:
         admin.dispose()
 
 
-def run(url: str, hands: int) -> dict[str, Any]:
+def run(url: str, hands: int, table: str) -> dict[str, Any]:
     settings = Settings(database_url=url)
     engine = make_engine(settings)
     upgrade(engine)
@@ -125,7 +145,7 @@ def run(url: str, hands: int) -> dict[str, Any]:
         for u, n in zip(users, names_of, strict=True)
     }
     source = SeededRandomSource(1)
-    options = lobby.GameOptions(preset="standard", seats=2, buy_in=1000)
+    options = TABLES[table]
     game = lobby.create_game(ctx, users[0], options).game_id
     lobby.join(ctx, game, users[1], source=source)
     sent = {u: game_views.update_for(ctx, game, u, 0).detail.last_seq for u in users}
@@ -176,6 +196,7 @@ def run(url: str, hands: int) -> dict[str, Any]:
     total = sum(meter.cpu[p] for p in IN_PROCESS) / commands
     return {
         "database": engine.dialect.name,
+        "table": table,
         "hands": hands,
         "commands": commands,
         "cpu_ms_per_command": per,
