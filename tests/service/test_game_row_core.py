@@ -35,8 +35,16 @@ from tests.service.gamekit import (
 )
 
 # What ``write_game`` sets: every column a command may change, on every command.
-WRITTEN = ("version", "state", "status", "started_at", "ended_at", "last_activity_at")
-WRITTEN += ("last_seq", "hand_id")
+WRITTEN = [
+    "version",
+    "state",
+    "status",
+    "started_at",
+    "ended_at",
+    "last_activity_at",
+    "last_seq",
+    "hand_id",
+]
 
 
 @contextmanager
@@ -148,6 +156,17 @@ def test_a_command_keeps_the_games_row_out_of_the_unit_of_work(ctx: ServiceConte
         assert loaded is not None and loaded is not tx.game
         assert loaded.version == tx.game.version == version + 1
     assert the_row(ctx, game)["version"] == version + 1
+
+
+def test_a_new_game_is_inserted_and_then_written_once(ctx: ServiceContext) -> None:
+    (alice,) = players(ctx, "alice")
+    with statements(ctx) as sent:
+        created = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00))
+    said = verbs(sent)
+    # The INSERT through the ORM, then the save's one UPDATE (the row left the unit
+    # of work, which would otherwise write the save's changes a second time).
+    assert (said.count("INSERT INTO games"), said.count("UPDATE games SET")) == (1, 1), sent
+    check_row(ctx, created.game_id, created, version=1, status=GameStatus.WAITING)
 
 
 def test_the_row_after_every_kind_of_command(ctx: ServiceContext, clock: FakeClock) -> None:
