@@ -135,9 +135,10 @@ def status_of(table: Table) -> GameStatus:
 # The game's row goes through Core, not the unit of work: read under the lock by one
 # pre-built statement, written back by ``save`` with one pre-built UPDATE. Through
 # the ORM the row cost every command an identity-map refresh (``populate_existing``),
-# change tracking, and a unit-of-work flush of its own (1.8 ms of 5.3 ms a command
-# measured). The columns' types are the model's, so ``state`` is decoded and encoded
-# exactly as the ORM did (same stored JSON).
+# change tracking and a unit-of-work flush of its own: a command's CPU went from 6.6
+# to 5.5 ms without them (benchmarks/command_path.py, SQLite). The columns' types are
+# the model's, so ``state`` is decoded and encoded exactly as the ORM did (the same
+# stored JSON).
 #
 # ``GameTx.game`` stays a ``Game``, the type its callers (the lobby, the clock, the
 # notices, ``host_or_admin``) already take, but one the session never holds: built

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event, func, select
 
-from cardroom.service import game_tx, lobby, play
+from cardroom.service import deadlines, game_tx, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
@@ -279,3 +279,25 @@ def test_commands_on_one_game_wait_for_its_row_lock(ctx: ServiceContext) -> None
     (result,) = acted
     assert result.version == version + 2
     check_row(ctx, game, result)
+
+
+def test_a_deadline_refused_after_its_save_reports_the_row_as_stored(
+    ctx: ServiceContext, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock runs a deadline and its save in a savepoint: a refusal after the
+    # row's UPDATE undoes it, and the game the clock reports is the row as it still
+    # is (``GameTx.reread``), not the command's copy.
+    game, _, _ = heads_up(ctx)
+    before = the_row(ctx, game)
+    clock.advance(timedelta(minutes=10))  # past the turn clock
+
+    def taken(*_: Any) -> None:
+        raise Conflict("Someone else changed this at the same moment.")
+
+    monkeypatch.setattr(game_tx, "store_deadlines", taken)
+    (fired,) = deadlines.fire_due(ctx)
+    monkeypatch.undo()
+    assert fired.outcome == "Someone else changed this at the same moment."
+    assert fired.result.events == ()
+    assert (fired.result.version, fired.result.status) == (before["version"], before["status"])
+    assert the_row(ctx, game) == before
