@@ -142,6 +142,22 @@ def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext)
     assert all(f"{column}=" in update for column in WRITTEN), update
 
 
+def test_a_deal_with_money_to_move_writes_the_games_row_once(ctx: ServiceContext) -> None:
+    # At a per-hand table a deal moves each player's buy-in through the ledger, whose
+    # reads autoflushed the game's row early (with the new hand's id) when the unit of
+    # work held it: a second UPDATE of the row in the same command.
+    alice, bob = players(ctx, "alice", "bob")
+    options = GameOptions(preset="standard", seats=2, buy_in=10_00)
+    game = lobby.create_game(ctx, alice, options).game_id
+    with statements(ctx) as sent:
+        full = lobby.join(ctx, game, bob, source=source())  # full: starts and deals
+    assert "HandBoughtIn" in [e.kind for e in full.events]
+    said = verbs(sent)
+    assert said.count("INSERT INTO ledger_transfers") >= 2
+    assert said.count("UPDATE games SET") == 1, said
+    check_row(ctx, game, full, status=GameStatus.RUNNING)
+
+
 def test_a_command_keeps_the_games_row_out_of_the_unit_of_work(ctx: ServiceContext) -> None:
     game, _, _ = heads_up(ctx)
     version = the_row(ctx, game)["version"]
