@@ -129,7 +129,7 @@ def _fire_one(
         except ServiceError as refused:
             outcome = refused.sentence
             # The savepoint undid the work: report the game as it still is.
-            session.refresh(tx.game)
+            tx.reread()
             tx.stored.clear()
             tx.notices.clear()
         deadline.outcome = outcome[:REASON_MAX_LENGTH]

@@ -104,8 +104,8 @@ def wanted_deadlines(
 # The statements ``store_deadlines`` sends, built once. Core, not the ORM: nothing
 # reads Deadline objects back in the transaction (the clock loads the one it fires
 # by id, and writes only that row), so the rows need no identities, no unit of work
-# and no flush; and a Core statement does not autoflush the game's row, which goes
-# out with the caller's flush.
+# and no flush of their own (the game's row goes through Core too:
+# ``game_tx.write_game``).
 _DEADLINES = type_cast(SqlTable, Deadline.__table__)
 _PENDING = select(
     _DEADLINES.c.id, _DEADLINES.c.kind, _DEADLINES.c.due_at, _DEADLINES.c.payload
@@ -144,8 +144,7 @@ def store_deadlines(
 ) -> None:
     """Make the game's pending deadline rows match ``wanted``: one statement to read
     them, and one for each kind of change (the usual action: a read and a move).
-    The game's row must have been written (its id known): these statements do not
-    flush the session."""
+    The game's row must exist (its id known)."""
     game_id = game.id
     stale: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []

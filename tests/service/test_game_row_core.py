@@ -1,0 +1,319 @@
+"""A game's row goes through Core, not the ORM's unit of work (``game_tx.lock_game``
+and ``write_game``), on both databases: what a usual action sends, the row's columns
+after every kind of command, refusals that leave it as it was, and commands on one
+game that wait for each other under its lock."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, select
+
+from cardroom.service import deadlines, game_tx, lobby, play
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import Conflict
+from cardroom.service.game_errors import NotYourTurn, StaleVersion
+from cardroom.service.game_records import PlayResult
+from cardroom.service.game_tx import GameTx
+from cardroom.service.lobby import GameOptions
+from cardroom.store.db import make_sessionmaker
+from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord
+from tests.conftest import FakeClock, Unchanged
+from tests.service.gamekit import (
+    everyone_continues,
+    passive,
+    play_hand,
+    players,
+    shove,
+    source,
+    to_act,
+)
+
+# What ``write_game`` sets: every column a command may change, on every command.
+WRITTEN = [
+    "version",
+    "state",
+    "status",
+    "started_at",
+    "ended_at",
+    "last_activity_at",
+    "last_seq",
+    "hand_id",
+]
+
+
+@contextmanager
+def statements(ctx: ServiceContext) -> Iterator[list[str]]:
+    """Every statement sent while the block runs, whitespace folded."""
+    sent: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        sent.append(" ".join(sql.split()))
+
+    event.listen(ctx.engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", record)
+
+
+def verbs(sent: list[str]) -> list[str]:
+    return [" ".join(sql.split()[:3]) for sql in sent]
+
+
+def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
+    """A heads-up cash game with its first hand dealt: its id and its two players."""
+    alice, bob = players(ctx, "alice", "bob")
+    game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
+    lobby.join(ctx, game, bob)
+    lobby.start(ctx, game, alice, source=source())
+    return game, alice, bob
+
+
+def the_row(ctx: ServiceContext, game_id: int) -> dict[str, Any]:
+    """The row's columns a command writes, but ``state``."""
+    with make_sessionmaker(ctx.engine)() as session:
+        found = session.execute(
+            select(
+                Game.version,
+                Game.last_seq,
+                Game.status,
+                Game.started_at,
+                Game.ended_at,
+                Game.last_activity_at,
+                Game.hand_id,
+            ).where(Game.id == game_id)
+        ).one()
+        return dict(found._mapping)
+
+
+def check_row(ctx: ServiceContext, game_id: int, result: PlayResult, **expected: Any) -> None:
+    """The row after ``result``'s command: its version and last event number are the
+    command's and the log's, its hand the game's latest, and ``expected``."""
+    with make_sessionmaker(ctx.engine)() as session:
+        last_seq, last_version = session.execute(
+            select(func.max(GameEvent.seq), func.max(GameEvent.version)).where(
+                GameEvent.game_id == game_id
+            )
+        ).one()
+        latest_hand = session.scalar(
+            select(HandRecord.id)
+            .where(HandRecord.game_id == game_id)
+            .order_by(HandRecord.number.desc())
+            .limit(1)
+        )
+    row = the_row(ctx, game_id)
+    assert row["version"] == result.version == last_version
+    assert row["last_seq"] == last_seq == result.events[-1].seq
+    assert row["hand_id"] == latest_hand
+    assert {name: row[name] for name in expected} == expected
+
+
+def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext) -> None:
+    game, _, _ = heads_up(ctx)
+    turn = to_act(ctx, game)
+    assert turn is not None
+    player, legal, version = turn
+    with statements(ctx) as sent:
+        play.act(ctx, game, player, passive(legal)[0], expected_version=version)
+    body = sent
+    if ctx.engine.dialect.name == "sqlite":  # its own transaction statements
+        assert (sent[0], sent[-1]) == ("BEGIN IMMEDIATE", "COMMIT"), sent
+        body = sent[1:-1]
+    else:  # psycopg begins and commits without a statement
+        assert sent[0].endswith("FOR UPDATE"), sent[0]
+    assert verbs(body) == [
+        "SELECT games.id, games.host_id,",  # the row, locked
+        "INSERT INTO game_events",  # the action's events, one executemany
+        "UPDATE games SET",  # the row written back
+        "SELECT deadlines.id, deadlines.kind,",  # the pending deadlines
+        "UPDATE deadlines SET",  # the turn moves to the next player
+        "SELECT users.id, users.suspended,",  # who is told of their turn
+        "INSERT INTO notices",
+    ], body
+    # One statement built once, the same for every command: every column a command
+    # may change, not the ORM's choice of the changed ones.
+    update = body[2]
+    assert all(f"{column}=" in update for column in WRITTEN), update
+
+
+def test_a_deal_with_money_to_move_writes_the_games_row_once(ctx: ServiceContext) -> None:
+    # At a per-hand table a deal moves each player's buy-in through the ledger, whose
+    # reads autoflushed the game's row early (with the new hand's id) when the unit of
+    # work held it: a second UPDATE of the row in the same command.
+    alice, bob = players(ctx, "alice", "bob")
+    options = GameOptions(preset="standard", seats=2, buy_in=10_00)
+    game = lobby.create_game(ctx, alice, options).game_id
+    with statements(ctx) as sent:
+        full = lobby.join(ctx, game, bob, source=source())  # full: starts and deals
+    assert "HandBoughtIn" in [e.kind for e in full.events]
+    said = verbs(sent)
+    assert said.count("INSERT INTO ledger_transfers") >= 2
+    assert said.count("UPDATE games SET") == 1, said
+    check_row(ctx, game, full, status=GameStatus.RUNNING)
+
+
+def test_a_command_keeps_the_games_row_out_of_the_unit_of_work(ctx: ServiceContext) -> None:
+    game, _, _ = heads_up(ctx)
+    version = the_row(ctx, game)["version"]
+    with ctx.transaction() as session:
+        tx = GameTx.open(session, game, ctx.now())
+        assert tx.game not in session
+        tx.touch()
+        tx.save()
+        assert tx.game not in session and not session.dirty and not session.new
+        # A load later in the transaction reads what the save wrote.
+        loaded = session.get(Game, game)
+        assert loaded is not None and loaded is not tx.game
+        assert loaded.version == tx.game.version == version + 1
+    assert the_row(ctx, game)["version"] == version + 1
+
+
+def test_a_new_game_is_inserted_and_then_written_once(ctx: ServiceContext) -> None:
+    (alice,) = players(ctx, "alice")
+    with statements(ctx) as sent:
+        created = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00))
+    said = verbs(sent)
+    # The INSERT through the ORM, then the save's one UPDATE (the row left the unit
+    # of work, which would otherwise write the save's changes a second time).
+    assert (said.count("INSERT INTO games"), said.count("UPDATE games SET")) == (1, 1), sent
+    check_row(ctx, created.game_id, created, version=1, status=GameStatus.WAITING)
+
+
+def test_the_row_after_every_kind_of_command(ctx: ServiceContext, clock: FakeClock) -> None:
+    alice, bob, carol = players(ctx, "alice", "bob", "carol")
+    created_at = clock.moment
+    options = GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
+    created = lobby.create_game(ctx, alice, options)
+    game = created.game_id
+    waiting = {"status": GameStatus.WAITING, "started_at": None, "ended_at": None}
+    check_row(ctx, game, created, **waiting, last_activity_at=created_at, hand_id=None)
+    clock.advance(timedelta(minutes=1))
+    joined = lobby.join(ctx, game, bob)
+    check_row(ctx, game, joined, **waiting, last_activity_at=clock.moment)
+    clock.advance(timedelta(minutes=1))
+    started_at = clock.moment
+    full = lobby.join(ctx, game, carol, source=source(11))  # full: starts by itself
+    assert full.status is GameStatus.RUNNING
+    check_row(ctx, game, full, status=GameStatus.RUNNING, started_at=started_at, ended_at=None)
+    last = full
+    for hand in range(1, 60):
+        # The gamekit plays a whole hand, or presses every Continue: the row after
+        # the last of them.
+        *_, last = play_hand(ctx, game, shove)
+        check_row(ctx, game, last, started_at=started_at, last_activity_at=clock.moment)
+        if last.status is GameStatus.FINISHED:
+            break
+        clock.advance(timedelta(seconds=30))
+        *_, dealt = everyone_continues(ctx, game, source(100 + hand))
+        check_row(ctx, game, dealt, started_at=started_at, ended_at=None)
+    assert last.status is GameStatus.FINISHED
+    check_row(ctx, game, last, status=GameStatus.FINISHED, ended_at=clock.moment)
+
+    clock.advance(timedelta(minutes=1))
+    other = lobby.create_game(ctx, alice, GameOptions(buy_in=1_00)).game_id
+    clock.advance(timedelta(minutes=1))
+    cancelled = lobby.cancel_game(ctx, alice, other, "nobody came")
+    check_row(
+        ctx,
+        other,
+        cancelled,
+        status=GameStatus.CANCELLED,
+        started_at=None,
+        ended_at=clock.moment,
+        last_activity_at=clock.moment,
+        hand_id=None,
+    )
+
+
+def test_refused_commands_leave_the_row_as_it_was(
+    ctx: ServiceContext, unchanged: Unchanged, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, alice, bob = heads_up(ctx)
+    turn = to_act(ctx, game)
+    assert turn is not None
+    player, legal, version = turn
+    waits = alice if player == bob else bob
+    with unchanged(), pytest.raises(NotYourTurn):
+        play.act(ctx, game, waits, "fold")
+    with unchanged(), pytest.raises(StaleVersion):
+        play.act(ctx, game, player, "fold", expected_version=version - 1)
+
+    # Refused in the save, after the row's UPDATE went out (as a seat taken meanwhile
+    # is, in ``_sync_players``): the rollback undoes the UPDATE.
+    def taken(*_: Any) -> None:
+        raise Conflict("Someone else changed this at the same moment.")
+
+    monkeypatch.setattr(game_tx, "store_deadlines", taken)
+    with unchanged(), statements(ctx) as sent, pytest.raises(Conflict):
+        play.act(ctx, game, player, passive(legal)[0], expected_version=version)
+    assert "UPDATE games SET" in verbs(sent)
+    monkeypatch.undo()
+    # The next command reads the row as the refusals left it.
+    acted = play.act(ctx, game, player, passive(legal)[0], expected_version=version)
+    assert acted.version == version + 1
+    check_row(ctx, game, acted)
+
+
+def test_commands_on_one_game_wait_for_its_row_lock(ctx: ServiceContext) -> None:
+    # SQLite: BEGIN IMMEDIATE (and this process's writer lock); PostgreSQL: FOR UPDATE.
+    game, _, _ = heads_up(ctx)
+    turn = to_act(ctx, game)
+    assert turn is not None
+    player, legal, version = turn
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with ctx.transaction() as session:
+            tx = GameTx.open(session, game, ctx.now())
+            holding.set()
+            release.wait(30)
+            tx.touch()  # a change with no events: version + 1
+            tx.save()
+
+    acted: list[PlayResult] = []
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(30)
+        actor = threading.Thread(
+            target=lambda: acted.append(play.act(ctx, game, player, passive(legal)[0]))
+        )
+        actor.start()
+        actor.join(0.5)
+        assert actor.is_alive(), "the action did not wait for the game's lock"
+    finally:
+        release.set()
+        holder.join(30)
+    actor.join(30)
+    # The action read the row the holder wrote, and numbered on from it.
+    (result,) = acted
+    assert result.version == version + 2
+    check_row(ctx, game, result)
+
+
+def test_a_deadline_refused_after_its_save_reports_the_row_as_stored(
+    ctx: ServiceContext, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock runs a deadline and its save in a savepoint: a refusal after the
+    # row's UPDATE undoes it, and the game the clock reports is the row as it still
+    # is (``GameTx.reread``), not the command's copy.
+    game, _, _ = heads_up(ctx)
+    before = the_row(ctx, game)
+    clock.advance(timedelta(minutes=10))  # past the turn clock
+
+    def taken(*_: Any) -> None:
+        raise Conflict("Someone else changed this at the same moment.")
+
+    monkeypatch.setattr(game_tx, "store_deadlines", taken)
+    (fired,) = deadlines.fire_due(ctx)
+    monkeypatch.undo()
+    assert fired.outcome == "Someone else changed this at the same moment."
+    assert fired.result.events == ()
+    assert (fired.result.version, fired.result.status) == (before["version"], before["status"])
+    assert the_row(ctx, game) == before
