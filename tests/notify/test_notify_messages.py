@@ -27,6 +27,14 @@ def test_your_turn_says_what_is_owed_and_until_when_in_utc() -> None:
     )
 
 
+@pytest.mark.parametrize("month", range(1, 13))
+def test_times_are_written_as_strftime_writes_them_in_english(month: int) -> None:
+    moment = datetime(2026, month, 3, 7, 9, tzinfo=UTC)
+    names = "January February March April May June July August September October November"
+    expected = f"07:09 UTC on 3 {[*names.split(), 'December'][month - 1]}"
+    assert messages.utc_text(moment) == expected == f"{moment:%H:%M} UTC on 3 {moment:%B}"
+
+
 def test_your_turn_at_a_points_table_without_a_clock() -> None:
     text = messages.your_turn(
         3, hand_number=1, street="river", to_call=0, pot=1, pays_money=False, due_at=None

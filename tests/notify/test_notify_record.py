@@ -1,0 +1,270 @@
+"""What recording a command's notices costs, and that it records what it always did,
+on both databases: the usual "your turn" is one statement (the notice and the
+player's channels at once), a notice for Web Push adds its delivery rows in one
+more, a command that calls for no notice sends nothing; and a hand played by three
+players with different channels, some turned off, leaves the same notices, delivery
+rows and answers as the statements it replaced did (``PLAYED``, recorded from them)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event, select
+
+from cardroom.notify.settings import NotifySettings
+from cardroom.service import lobby, play
+from cardroom.service import notifications as notes
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import PlayResult
+from cardroom.service.lobby import GameOptions
+from cardroom.service.notifications import Notice, Preferences
+from cardroom.store.notify_models import Notice as NoticeRow
+from cardroom.store.notify_models import NoticeDelivery
+from tests.conftest import FakeClock
+from tests.notify.conftest import RoomNotify
+from tests.notify.receivers import PushReceiver
+from tests.service.gamekit import everyone_continues, players, source, to_act
+
+
+@contextmanager
+def sent_by_notices_in(ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The statements ``notices_in`` sends while the block runs (the command's own
+    left out): each as its first three words, ``INSERT INTO notices``."""
+    sent: list[str] = []
+    deciding = [False]
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if deciding[0]:
+            sent.append(" ".join(statement.split()[:3]))
+
+    real = notes.notices_in
+
+    def counted(*args: Any, **kwargs: Any) -> list[Notice]:
+        deciding[0] = True
+        try:
+            return real(*args, **kwargs)
+        finally:
+            deciding[0] = False
+
+    monkeypatch.setattr(notes, "notices_in", counted)
+    event.listen(ctx.engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", record)
+
+
+def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
+    """alice hosts, bob joins, alice starts; heads up the button (alice) acts first."""
+    alice, bob = players(ctx, "alice", "bob")
+    game = lobby.create_game(ctx, alice, GameOptions()).game_id
+    lobby.join(ctx, game, bob)
+    lobby.start(ctx, game, alice, source=source(1))
+    return game, alice, bob
+
+
+def act(ctx: ServiceContext, game: int) -> PlayResult:
+    """Whoever is to act checks, or calls."""
+    turn = to_act(ctx, game)
+    assert turn is not None
+    player, legal, version = turn
+    kind = "check" if "check" in legal.kinds else "call"
+    return play.act(ctx, game, player, kind, expected_version=version)
+
+
+def test_the_usual_turn_notice_is_one_statement(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _alice, bob = heads_up(ctx)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        acted = act(ctx, game)
+    assert [n.user_id for n in acted.notices] == [bob]
+    assert sent == ["INSERT INTO notices"]
+
+
+def test_a_player_who_turned_notices_off_costs_the_same(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _alice, bob = heads_up(ctx)
+    off = Preferences(in_app=False, browser=False)
+    notes.set_preferences(ctx, bob, off, notify=notify)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        [turn] = act(ctx, game).notices
+    assert sent == ["INSERT INTO notices"]
+    assert turn.user_id == bob and not turn.live and turn.deliver_at is None
+
+
+def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
+    ctx: ServiceContext,
+    notify: NotifySettings,
+    receiver: PushReceiver,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, _alice, bob = heads_up(ctx)
+    notes.set_preferences(ctx, bob, Preferences(web_push=True), notify=notify)
+    target = receiver.browser("bob").target
+    notes.add_browser(ctx, bob, target.endpoint, target.p256dh, target.auth, notify=notify)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        [turn] = act(ctx, game).notices
+    assert sent == ["INSERT INTO notices", "INSERT INTO notice_deliveries"]
+    assert turn.user_id == bob and turn.deliver_at is not None
+
+
+def test_a_command_that_calls_for_no_notice_sends_nothing(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _alice, _bob = heads_up(ctx)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        results = []
+        while to_act(ctx, game) is not None:  # checked down: the last action ends the hand
+            results.append(act(ctx, game))
+    [*_turns, last] = results
+    assert last.notices == () and "HandEnded" in [e.kind for e in last.events]
+    assert sent == ["INSERT INTO notices"] * (len(results) - 1)
+
+
+def test_asking_again_after_the_fact_is_one_read(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, alice, _bob = heads_up(ctx)
+    acted = act(ctx, game)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        assert notes.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []
+    assert sent == ["SELECT notices.user_id, notices.dedupe_key"]
+
+
+# ---------------------------------------------------------------- a played hand
+
+# What a three-handed game's start, first hand and next deal recorded when each
+# notice took a read of the players' channels and an insert (the code before
+# 2026-11-30), in ``played``'s words: names for players, G for the game, H1 and H2
+# for its hands, N1... for the notices, times in seconds after the start, null for
+# no delivery. alice keeps the defaults; bob turned the page's notices off and email
+# on; carol has Web Push on with a browser subscribed.
+PLAYED = Path(__file__).with_name("played_hand_notices.json")
+
+
+def played(
+    ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver, clock: FakeClock
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The notices the commands answered with, the notice rows and the delivery rows
+    of a three-handed game's start, first hand and next deal, in ``PLAYED``'s words."""
+    start = clock.moment
+    alice, bob, carol = players(ctx, "alice", "bob", "carol")
+    notes.set_preferences(
+        ctx,
+        bob,
+        Preferences(in_app=False, browser=False, email=True, email_address="bob@example.com"),
+        notify=notify,
+    )
+    notes.set_preferences(ctx, carol, Preferences(web_push=True), notify=notify)
+    target = receiver.browser("carol").target
+    notes.add_browser(ctx, carol, target.endpoint, target.p256dh, target.auth, notify=notify)
+    game = lobby.create_game(ctx, alice, GameOptions(seats=3)).game_id
+    lobby.join(ctx, game, bob)
+    results = [lobby.join(ctx, game, carol, source=source(1))]  # full: it starts
+    while to_act(ctx, game) is not None:
+        clock.advance(timedelta(seconds=7))
+        results.append(act(ctx, game))
+    clock.advance(timedelta(seconds=20))
+    results += everyone_continues(ctx, game, source(2))
+
+    names = {alice: "alice", bob: "bob", carol: "carol"}
+    hands: dict[int, str] = {}
+    ids: dict[int, str] = {}
+
+    def hand(hand_id: int | None) -> str | None:
+        if hand_id is None:
+            return None
+        return hands.setdefault(hand_id, f"H{len(hands) + 1}")
+
+    def notice(notice_id: int) -> str:
+        return ids.setdefault(notice_id, f"N{len(ids) + 1}")
+
+    def seconds(moment: datetime | None) -> float | None:
+        return None if moment is None else (moment - start).total_seconds()
+
+    def key(dedupe_key: str) -> str:
+        parts = dedupe_key.split(":")
+        parts[1] = "G"
+        if parts[0] == "turn":
+            parts[2] = str(hand(int(parts[2])))
+        return ":".join(parts)
+
+    def words(text: str) -> str:
+        return text.replace(f"game {game}", "game G").replace(f"Game {game}", "Game G")
+
+    def data(values: dict[str, Any]) -> dict[str, Any]:
+        due = values.get("due_at")
+        if due is None:
+            return values
+        return {**values, "due_at": seconds(datetime.fromisoformat(due))}
+
+    answered = [
+        (
+            notice(n.id),
+            names[n.user_id],
+            n.kind.value,
+            hand(n.hand_id),
+            words(n.title),
+            words(n.body),
+            data(n.data),
+            seconds(n.created_at),
+            n.in_app,
+            n.browser,
+            seconds(n.deliver_at),
+            n.url == f"/games/{game}",
+        )
+        for result in results
+        for n in result.notices
+    ]
+    with ctx.transaction() as session:
+        rows = [
+            (
+                notice(r.id),
+                names[r.user_id],
+                r.kind.value,
+                r.game_id == game,
+                hand(r.hand_id),
+                r.turn_seq,
+                key(r.dedupe_key),
+                words(r.title),
+                words(r.body),
+                data(r.data),
+                seconds(r.created_at),
+                r.read_at,
+            )
+            for r in session.scalars(select(NoticeRow).order_by(NoticeRow.id))
+        ]
+        deliveries = [
+            (
+                notice(d.notice_id),
+                names[d.user_id],
+                d.channel.value,
+                d.status.value,
+                seconds(d.due_at),
+            )
+            for d in session.scalars(select(NoticeDelivery).order_by(NoticeDelivery.id))
+        ]
+    return answered, rows, deliveries
+
+
+def test_a_played_hand_records_what_it_always_did(
+    ctx: ServiceContext,
+    notify_mail: NotifySettings,
+    room_notify: RoomNotify,
+    receiver: PushReceiver,
+    clock: FakeClock,
+) -> None:
+    waiting = room_notify(replace(notify_mail, delay_seconds=60))
+    answered, rows, deliveries = played(ctx, waiting, receiver, clock)
+    # As JSON: the tuples become lists, as in the file.
+    got = json.loads(json.dumps({"answered": answered, "notices": rows, "deliveries": deliveries}))
+    assert got == json.loads(PLAYED.read_text())
