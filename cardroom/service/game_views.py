@@ -466,6 +466,17 @@ class ChangeViews:
         """``update_from``, sharing what the change's other viewers made."""
         return ViewerUpdate(self.events(viewer_id, after_seq), self.detail(viewer_id, now))
 
+    def kept(self) -> int:
+        """How many views are kept (events' and the public detail)."""
+        return len(self._events) + (self._public is not None)
+
+    def forget(self) -> None:
+        """Drop the views made so far (made again if asked for): every viewer has
+        had theirs, and the change is kept until the next one (4 KB more per
+        heads-up table while it is)."""
+        self._events = {}
+        self._public = None
+
 
 def update_for(
     ctx: ServiceContext, game_id: int, viewer_id: int | None, after_seq: int

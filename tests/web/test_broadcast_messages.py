@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -26,6 +27,7 @@ from cardroom.service import game_views, lobby
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.service.game_views import ChangeViews, GameChange
+from cardroom.web.live import live_of
 from cardroom.web.schemas_games import events_text, result_text, snapshot_text
 from tests.web.broadcast_kit import ModelMessages, Played, digests, play_table
 from tests.web.games_kit import Json, act, heads_up, last_seq, new_player, to_act, watching
@@ -237,3 +239,11 @@ def test_sockets_of_a_table_share_one_public_detail_per_change(
             assert counted["public_detail"] - before["public_detail"] == 1, (moves, counted, before)
             # carol and dave, neither seated nor dealt in, share the spectators' hand.
             assert counted["spectators_hand"] - before["spectators_hand"] == 1, moves
+            # Once every socket has had its messages, the views are let go: a
+            # watched table keeps only the change itself until the next one.
+            read = live_of(client.app).reads[game]
+            assert read.views is not None
+            deadline = time.monotonic() + 5
+            while read.views.kept() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert not read.views.kept()

@@ -326,7 +326,18 @@ class GameFeed(Connection):
             except Exception:
                 # The database hiccuped: the next change (or a resync) tries again.
                 log.exception("could not bring a watcher of game %s up to date", self.game_id)
+        self._last_to_catch_up()
         return True
+
+    def _last_to_catch_up(self) -> None:
+        """The game's last socket here to be done with a change lets its shared views
+        go (``ChangeViews.forget``): the change itself stays, for the next wake."""
+        for feed in self.live.games.get(self.game_id, ()):
+            if feed is not self and isinstance(feed, GameFeed) and feed._pumping is not None:
+                return
+        read = self.live.reads.get(self.game_id)
+        if read is not None and read.views is not None:
+            read.views.forget()
 
     async def answer(self, data: dict[str, Any]) -> None:
         kind = data.get("type")
