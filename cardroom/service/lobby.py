@@ -9,7 +9,7 @@ Each function is one transaction; a refusal raises a ``ServiceError`` subclass (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -595,7 +595,22 @@ def detail_of(
         cost = _cost(moment.game, table, viewer_id, seconds_of(moment.game, now))
     if hand is public.hand and viewer_seat is None and cost is None:
         return public
-    return replace(public, hand=hand, viewer_seat=viewer_seat, viewer_cost=cost)
+    # Field by field: ``dataclasses.replace`` takes more than twice as long (12
+    # against 5 microseconds), once per viewer of every change.
+    return GameDetail(
+        summary=public.summary,
+        seats=public.seats,
+        hand=hand,
+        level=public.level,
+        viewer_seat=viewer_seat,
+        viewer_cost=cost,
+        turn_due_at=public.turn_due_at,
+        deal_due_at=public.deal_due_at,
+        cancel_due_at=public.cancel_due_at,
+        next_level_at=public.next_level_at,
+        finishes=public.finishes,
+        last_seq=public.last_seq,
+    )
 
 
 def _seat_of(table: Table, viewer_id: int | None) -> int | None:
