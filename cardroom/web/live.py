@@ -218,15 +218,16 @@ class Live:
         game_id: int,
         seq: int,
         version: int,
-        change: ChangeViews | None = None,
+        views: ChangeViews | None = None,
         seated: tuple[int, ...] | None = None,
     ) -> None:
         """Wake the game's sockets here, and hint the seated players' ``/ws/me``.
         Once per change: our own NOTIFY comes back to us after the direct call.
-        ``change``: the change itself, from the committing transaction; the sockets
-        then need no read (changes heard out of order are ignored here, so a seeded
-        change is never older than one seeded before it). ``seated``: the players
-        seated now, when the committing transaction said (else they are read)."""
+        ``views``: the change itself, from the committing transaction, as its viewers
+        see it (shared with the command's answer); the sockets then need no read
+        (changes heard out of order are ignored here, so a seeded change is never
+        older than one seeded before it). ``seated``: the players seated now, when
+        the committing transaction said (else they are read)."""
         heard = self._heard.get(game_id)
         if heard is not None and seq <= heard[0] and version <= heard[1]:
             return
@@ -234,8 +235,8 @@ class Live:
             self._heard.clear()  # a bound; forgetting only costs a repeated wake
         self._heard[game_id] = (seq, version)
         self._invalidate(game_id)
-        if change is not None and game_id in self.reads:
-            self.reads[game_id].seed(change)
+        if views is not None and game_id in self.reads:
+            self.reads[game_id].seed(views)
         for watcher in list(self.games.get(game_id, ())):
             watcher.changed(seq, version)
         if self.users and seated is not None:
