@@ -7,10 +7,11 @@ runs them, and times each part in CPU time with the SQL statements it sends:
   (``accounts.user_for_recent_token``: a session proven a moment ago is not read);
 - command: ``play.act`` or ``play.press_continue``: one write transaction, the
   notices it calls for included;
-- answer: the command's events for the actor (``game_views.result_events``, with
-  the seats from the change);
-- broadcast: the change from the command's transaction (``game_views.change_of``)
-  and the two players' updates, serialised as their sockets send them;
+- answer: the command's events for the actor and the ``result`` message a socket
+  command answers with (``ChangeViews.events``, ``schemas_games.result_text``);
+- broadcast: the change from the command's transaction (``game_views.change_of``,
+  shared by its viewers as ``game_views.ChangeViews``) and the two players' updates,
+  written as their sockets send them (``events_text``, ``snapshot_text``);
 - read elsewhere: what another server process pays instead to read the change
   (``game_views.change_after``), once per change.
 
@@ -48,7 +49,7 @@ from cardroom.service import accounts, game_views, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.migrate import upgrade
-from cardroom.web.schemas_games import event_out, snapshot_message
+from cardroom.web.schemas_games import events_text, result_text, snapshot_text
 
 T = TypeVar("T")
 PARTS = ("sign-in", "command", "answer", "broadcast", "read elsewhere")
@@ -177,16 +178,20 @@ def run(url: str, hands: int, table: str) -> dict[str, Any]:
         commands += 1
         change = meter("broadcast", lambda r=result: game_views.change_of(r, names))
         assert change is not None, [e.kind for e in result.events]
+        views = game_views.ChangeViews(change)
         meter(
             "answer",
-            lambda r=result, p=player, s=change.hand_seats: game_views.result_events(ctx, r, p, s),
+            lambda r=result, p=player, v=views: result_text(
+                "ref", r, v.events(p, v.change.after_seq)
+            ),
         )
 
-        def broadcast(change: game_views.GameChange = change) -> None:
+        def broadcast(views: game_views.ChangeViews = views) -> None:
             for user in users:
-                update = game_views.update_from(change, user, sent[user], ctx.now())
-                json.dumps([event_out(e).model_dump(mode="json") for e in update.events])
-                json.dumps(snapshot_message(update.detail).model_dump(mode="json"))
+                update = views.update(user, sent[user], ctx.now())
+                if update.events:
+                    events_text(update.events[-1].version, update.events)
+                snapshot_text(update.detail)
                 sent[user] = update.detail.last_seq
 
         meter("broadcast", broadcast)

@@ -569,17 +569,84 @@ def detail_in(session: Session, game_id: int, viewer_id: int | None, now: dateti
     return detail_of(moment_in(session, game_id), viewer_id, now)
 
 
-def detail_of(moment: GameMoment, viewer_id: int | None, now: datetime) -> GameDetail:
-    """The moment as ``viewer_id`` may see it (``game_detail``), without the database."""
-    game, table, users = moment.game, moment.table, moment.names
-    t = seconds_of(game, now)
-    viewer_seat = None
-    for seat in table.seats.values():
-        if seat.player == viewer_id:
-            viewer_seat = seat.number
+def detail_of(
+    moment: GameMoment,
+    viewer_id: int | None,
+    now: datetime,
+    public: GameDetail | None = None,
+) -> GameDetail:
+    """The moment as ``viewer_id`` may see it (``game_detail``), without the database.
+    ``public``: ``public_detail(moment, now)`` made already, when several viewers of
+    one moment are shown it: what every viewer sees alike (the summary, the seats,
+    the clocks, a spectator's hand) is taken from it instead of made again."""
+    table = moment.table
+    viewer_seat = _seat_of(table, viewer_id)
+    more = _sees_more(table, viewer_id, viewer_seat)
+    if public is None:
+        public = public_detail(moment, now, with_hand=not more)
+    if more:
+        hand = _hand_view(table, viewer_id, viewer_seat)
+    elif public.hand is None and table.hand is not None:  # made without it
+        hand = spectators_hand(table)
+    else:
+        hand = public.hand
     cost = None
     if viewer_id is not None and viewer_seat is None:
-        cost = _cost(game, table, viewer_id, t)
+        cost = _cost(moment.game, table, viewer_id, seconds_of(moment.game, now))
+    if hand is public.hand and viewer_seat is None and cost is None:
+        return public
+    # Field by field: ``dataclasses.replace`` takes more than twice as long (12
+    # against 5 microseconds), once per viewer of every change.
+    return GameDetail(
+        summary=public.summary,
+        seats=public.seats,
+        hand=hand,
+        level=public.level,
+        viewer_seat=viewer_seat,
+        viewer_cost=cost,
+        turn_due_at=public.turn_due_at,
+        deal_due_at=public.deal_due_at,
+        cancel_due_at=public.cancel_due_at,
+        next_level_at=public.next_level_at,
+        finishes=public.finishes,
+        last_seq=public.last_seq,
+    )
+
+
+def _seat_of(table: Table, viewer_id: int | None) -> int | None:
+    viewer_seat = None
+    if viewer_id is not None:
+        for seat in table.seats.values():
+            if seat.player == viewer_id:
+                viewer_seat = seat.number
+    return viewer_seat
+
+
+def _sees_more(table: Table, viewer_id: int | None, viewer_seat: int | None) -> bool:
+    # Someone seated now or dealt into the hand may see more of it than a spectator
+    # (their cards, their legal actions); anyone else sees the spectators' hand.
+    return viewer_id is not None and (
+        viewer_seat is not None or viewer_id in table.hand_players.values()
+    )
+
+
+def sees_more(table: Table, viewer_id: int | None) -> bool:
+    """Whether ``viewer_id`` may see more of the hand than a spectator does: if not,
+    ``spectators_hand`` is theirs."""
+    return _sees_more(table, viewer_id, _seat_of(table, viewer_id))
+
+
+def spectators_hand(table: Table) -> HandView | None:
+    """The hand as someone neither seated nor dealt in sees it."""
+    return _hand_view(table, None, None)
+
+
+def public_detail(moment: GameMoment, now: datetime, *, with_hand: bool = True) -> GameDetail:
+    """What every viewer of the moment sees alike: the detail of a spectator.
+    ``with_hand`` False: the hand is left out (None) for a caller about to put the
+    viewer's own; ``detail_of`` given such a detail makes a spectator's hand itself."""
+    game, table, users = moment.game, moment.table, moment.names
+    t = seconds_of(game, now)
     turn, due, level = table.turn_deadline(), table.deal_due(), next_level(table, t)
     cancel = None
     if table.status is TableStatus.WAITING:
@@ -587,10 +654,10 @@ def detail_of(moment: GameMoment, viewer_id: int | None, now: datetime) -> GameD
     return GameDetail(
         summary=summary(game, table, moment.host_name),
         seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
-        hand=_hand_view(table, viewer_id, viewer_seat),
+        hand=spectators_hand(table) if with_hand else None,
         level=table.level,
-        viewer_seat=viewer_seat,
-        viewer_cost=cost,
+        viewer_seat=None,
+        viewer_cost=None,
         turn_due_at=None if turn is None else at(game, turn),
         deal_due_at=None if due is None or table.held or table.short_of_players else at(game, due),
         cancel_due_at=cancel,

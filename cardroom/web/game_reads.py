@@ -12,6 +12,11 @@ filter it (``game_views.update_from``, no database).
 In the process that made the change there is not even that read: the command's
 transaction hands its result over (``seed``, from ``game_views.change_of``).
 
+Nor is what the viewers share filtered once per socket: the read is kept as a
+``game_views.ChangeViews``, which makes each event's view from one seat and the
+part of the table every viewer sees alike once for all the game's sockets here (and
+for the command's answer, in the process that made the change).
+
 A read is fresh for a socket if it began after the socket's wake: every wake
 (``invalidate``) moves the game's epoch on, and a read remembers the epoch it began
 in. A wake that comes during a read therefore causes one more read, never a stale
@@ -24,7 +29,7 @@ import asyncio
 from collections.abc import Callable
 
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_views import GameChange, change_after
+from cardroom.service.game_views import ChangeViews, GameChange, change_after
 
 
 class SharedRead:
@@ -34,16 +39,20 @@ class SharedRead:
     def __init__(self) -> None:
         self.lock = asyncio.Lock()
         self.epoch = 0  # moves on at every wake
-        self.change: GameChange | None = None
+        self.views: ChangeViews | None = None  # the last read, as its viewers see it
         self.read_in_epoch = -1  # the epoch the last read began in
 
     def invalidate(self) -> None:
         self.epoch += 1
 
-    def seed(self, change: GameChange) -> None:
+    @property
+    def change(self) -> GameChange | None:
+        return None if self.views is None else self.views.change
+
+    def seed(self, views: ChangeViews) -> None:
         """The change a command in this process made, as fresh as a read begun now:
         the sockets woken for it filter it without reading (``Live.committed``)."""
-        self.change, self.read_in_epoch = change, self.epoch
+        self.views, self.read_in_epoch = views, self.epoch
 
     async def after(
         self,
@@ -51,19 +60,20 @@ class SharedRead:
         game_id: int,
         after_seq: int,
         oldest_needed: Callable[[], int],
-    ) -> GameChange:
+    ) -> ChangeViews:
         """A read of the game that began after the caller's wake and holds every
         event after ``after_seq``; ``oldest_needed``: the lowest ``after_seq`` of the
         game's sockets, so the one read serves them all."""
         woken_in = self.epoch
         async with self.lock:
-            change = self.change
-            fresh = change is not None and self.read_in_epoch >= woken_in
-            if fresh and change is not None and change.after_seq <= after_seq:
-                return change
+            views = self.views
+            fresh = views is not None and self.read_in_epoch >= woken_in
+            if fresh and views is not None and views.change.after_seq <= after_seq:
+                return views
             began_in = self.epoch
             start = min(after_seq, oldest_needed())
             change = await asyncio.to_thread(change_after, ctx, game_id, start)
+            views = ChangeViews(change)
             if began_in >= self.read_in_epoch:  # a change seeded meanwhile is newer
-                self.change, self.read_in_epoch = change, began_in
-            return change
+                self.views, self.read_in_epoch = views, began_in
+            return views

@@ -36,7 +36,7 @@ from fastapi import Depends, Request
 from cardroom.service import deadlines
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
-from cardroom.service.game_views import GameChange, change_of, seated_players
+from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
 
@@ -131,16 +131,24 @@ class Live:
         already committed, and the client must get its answer. Returns the change as
         the game's sockets here get it, when it was made from the command's own
         transaction (no read)."""
+        views = self.announce(result)
+        return None if views is None else views.change
+
+    def announce(self, result: PlayResult) -> ChangeViews | None:
+        """``committed``, returning the change as the sockets here show it to their
+        viewers: an answer made from it shares their views (the actor's events are
+        filtered once for the answer and the actor's socket)."""
         if result.replayed:
             return None
         seq = max((e.seq for e in result.events), default=0)
-        change = None
+        views = None
         try:
             change = self._change_of(result)
+            views = None if change is None else ChangeViews(change)
             seated = None
             if result.after is not None:  # who sits there, from the table as saved
                 seated = tuple(sorted(s.player for s in result.after.table.seats.values()))
-            self._threadsafe(self.game_changed, result.game_id, seq, result.version, change, seated)
+            self._threadsafe(self.game_changed, result.game_id, seq, result.version, views, seated)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
         messages = self._notices(result)
@@ -152,7 +160,7 @@ class Live:
             # the next change; the move is committed either way.
             log.exception("could not publish a change to game %s", result.game_id)
         self._wake_clock_for(result)
-        return change
+        return views
 
     def _wake_clock_for(self, result: PlayResult) -> None:
         """Wake the clock if the command set a deadline before the clock's next look
@@ -210,15 +218,16 @@ class Live:
         game_id: int,
         seq: int,
         version: int,
-        change: GameChange | None = None,
+        views: ChangeViews | None = None,
         seated: tuple[int, ...] | None = None,
     ) -> None:
         """Wake the game's sockets here, and hint the seated players' ``/ws/me``.
         Once per change: our own NOTIFY comes back to us after the direct call.
-        ``change``: the change itself, from the committing transaction; the sockets
-        then need no read (changes heard out of order are ignored here, so a seeded
-        change is never older than one seeded before it). ``seated``: the players
-        seated now, when the committing transaction said (else they are read)."""
+        ``views``: the change itself, from the committing transaction, as its viewers
+        see it (shared with the command's answer); the sockets then need no read
+        (changes heard out of order are ignored here, so a seeded change is never
+        older than one seeded before it). ``seated``: the players seated now, when
+        the committing transaction said (else they are read)."""
         heard = self._heard.get(game_id)
         if heard is not None and seq <= heard[0] and version <= heard[1]:
             return
@@ -226,8 +235,8 @@ class Live:
             self._heard.clear()  # a bound; forgetting only costs a repeated wake
         self._heard[game_id] = (seq, version)
         self._invalidate(game_id)
-        if change is not None and game_id in self.reads:
-            self.reads[game_id].seed(change)
+        if views is not None and game_id in self.reads:
+            self.reads[game_id].seed(views)
         for watcher in list(self.games.get(game_id, ())):
             watcher.changed(seq, version)
         if self.users and seated is not None:

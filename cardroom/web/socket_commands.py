@@ -55,19 +55,17 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
-from cardroom.service import accounts, play
+from cardroom.service import accounts, game_views, play
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
 from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
 from cardroom.web.live import Live
-from cardroom.web.routes.games import answer
 from cardroom.web.schemas import ErrorCode, ErrorDetail
 from cardroom.web.schemas_games import (
     WS_REF_MAX_LENGTH,
-    CommandOut,
     WsActIn,
     WsContinueIn,
     WsRefused,
-    WsResult,
+    result_text,
 )
 
 log = logging.getLogger(__name__)
@@ -82,7 +80,7 @@ COMMANDS: dict[str, type[WsActIn] | type[WsContinueIn]] = {
 class Answer:
     """What to send the client; ``ended``: the session's refusal, when it is over."""
 
-    message: WsResult | WsRefused
+    message: str | WsRefused  # a result: its JSON (``schemas_games.result_text``)
     ended: AuthenticationFailed | AccountSuspended | None = None
 
 
@@ -119,15 +117,18 @@ async def _answer(
         errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
         return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
     try:
-        result = await asyncio.to_thread(_run, live, user.id, game_id, command)
+        text = await asyncio.to_thread(_run, live, user.id, game_id, command)
     except ServiceError as refused:
         return Answer(_refusal(command.ref, refused))
-    return Answer(WsResult(ref=command.ref, result=result))
+    return Answer(text)
 
 
-def _run(live: Live, user_id: int, game_id: int, command: WsActIn | WsContinueIn) -> CommandOut:
-    """On a worker thread: the route's body, then its answer (``Live.committed``,
-    then the events as this player may see them)."""
+def _run(live: Live, user_id: int, game_id: int, command: WsActIn | WsContinueIn) -> str:
+    """On a worker thread: the route's body, then its answer, as the route makes it
+    (``routes.games.answer``: ``Live.committed``, then the events as this player may
+    see them), written as the ``result`` message's JSON (``schemas_games.result_text``).
+    The events come from the change the sockets here show (``Live.announce``) when
+    there is one: the actor's own socket sends the same views."""
     ctx = live.ctx
     if isinstance(command, WsActIn):
         result = play.act(
@@ -147,7 +148,12 @@ def _run(live: Live, user_id: int, game_id: int, command: WsActIn | WsContinueIn
             expected_version=command.version,
             idempotency_key=command.idempotency_key,
         )
-    return answer(ctx, live, result, user_id)
+    views = live.announce(result)
+    if views is None:
+        events = game_views.result_events(ctx, result, user_id)
+    else:
+        events = views.events(user_id, views.change.after_seq)
+    return result_text(command.ref, result, events)
 
 
 def _ref_of(data: dict[str, Any]) -> str | None:

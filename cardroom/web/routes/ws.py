@@ -42,7 +42,7 @@ from starlette.websockets import WebSocketState
 
 from cardroom.service import accounts
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, NotFound, ServiceError
-from cardroom.service.game_views import update_for, update_from
+from cardroom.service.game_views import update_for
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
 from cardroom.web import socket_commands
@@ -52,12 +52,11 @@ from cardroom.web.schemas import MAX_ROW_ID, SESSION_COOKIE
 from cardroom.web.schemas_games import (
     WS_MESSAGE_MAX_CHARS,
     WsError,
-    WsEvents,
     WsPingIn,
     WsPong,
     WsResyncIn,
-    event_out,
-    snapshot_message,
+    events_text,
+    snapshot_text,
 )
 
 log = logging.getLogger(__name__)
@@ -184,10 +183,14 @@ class Connection(abc.ABC):
         self._pumping: asyncio.Task[None] | None = None
         self._open = True  # False once the socket ends: nothing more is sent
 
-    async def send(self, message: BaseModel | dict[str, Any]) -> None:
+    async def send(self, message: BaseModel | dict[str, Any] | str) -> None:
+        """``message``: a model, a dict, or the JSON text itself (what a change sends
+        every socket is written without models: ``schemas_games.snapshot_text``)."""
         # pydantic writes a model's JSON itself, at a third of the cost of a dict
         # through json.dumps; every change sends two messages to every socket.
-        if isinstance(message, BaseModel):
+        if isinstance(message, str):
+            text = message
+        elif isinstance(message, BaseModel):
             text = message.model_dump_json()
         else:
             text = json.dumps(message, separators=(",", ":"))
@@ -272,7 +275,7 @@ class GameFeed(Connection):
             detail = await asyncio.to_thread(
                 game_detail, self.live.ctx, self.game_id, self.viewer_id
             )
-            await self.send(snapshot_message(detail))
+            await self.send(snapshot_text(detail))
             self.sent_seq, self.sent_version = detail.last_seq, detail.summary.version
 
     async def catch_up(self, after: int | None = None) -> None:
@@ -283,10 +286,10 @@ class GameFeed(Connection):
         async with self._catching_up:
             start = self.sent_seq if after is None else after
             if after is None:
-                change = await self.live.shared_read(self.game_id).after(
+                views = await self.live.shared_read(self.game_id).after(
                     self.live.ctx, self.game_id, start, self._oldest_needed
                 )
-                update = update_from(change, self.viewer_id, start, self.live.ctx.now())
+                update = views.update(self.viewer_id, start, self.live.ctx.now())
             else:
                 update = await asyncio.to_thread(
                     update_for, self.live.ctx, self.game_id, self.viewer_id, start
@@ -296,10 +299,8 @@ class GameFeed(Connection):
                 return
             if update.events or after is not None:
                 version = update.events[-1].version if update.events else detail.summary.version
-                await self.send(
-                    WsEvents(version=version, events=[event_out(e) for e in update.events])
-                )
-            await self.send(snapshot_message(detail))
+                await self.send(events_text(version, update.events))
+            await self.send(snapshot_text(detail))
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
 
@@ -325,7 +326,18 @@ class GameFeed(Connection):
             except Exception:
                 # The database hiccuped: the next change (or a resync) tries again.
                 log.exception("could not bring a watcher of game %s up to date", self.game_id)
+        self._last_to_catch_up()
         return True
+
+    def _last_to_catch_up(self) -> None:
+        """The game's last socket here to be done with a change lets its shared views
+        go (``ChangeViews.forget``): the change itself stays, for the next wake."""
+        for feed in self.live.games.get(self.game_id, ()):
+            if feed is not self and isinstance(feed, GameFeed) and feed._pumping is not None:
+                return
+        read = self.live.reads.get(self.game_id)
+        if read is not None and read.views is not None:
+            read.views.forget()
 
     async def answer(self, data: dict[str, Any]) -> None:
         kind = data.get("type")

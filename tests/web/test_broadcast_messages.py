@@ -1,0 +1,249 @@
+"""What a change sends a table's sockets, and the command's sender, is written without
+the pydantic models and shared between the viewers of one change
+(``game_views.ChangeViews``, ``schemas_games.snapshot_text`` and the others): every
+viewer must still get the very bytes they got before, and no card they may not see.
+
+The reference is fixed in ``broadcast_golden.json``: the SHA-256 of every message of
+``broadcast_kit.play_table`` as the models made them one viewer at a time, captured
+from main at c3db9da (before this change) with ``broadcast_kit.py`` run by that
+checkout's interpreter. The same messages are also compared in full with the models'
+in this checkout (``ModelMessages``), which says where a difference is."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardroom.cards import card_text
+from cardroom.service import game_views, lobby
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import PlayResult, StoredEvent
+from cardroom.service.game_views import ChangeViews, GameChange
+from cardroom.web.live import live_of
+from cardroom.web.schemas_games import events_text, result_text, snapshot_text
+from tests.web.broadcast_kit import ModelMessages, Played, digests, play_table
+from tests.web.games_kit import Json, act, heads_up, last_seq, new_player, to_act, watching
+
+GOLDEN = Path(__file__).with_name("broadcast_golden.json")
+
+
+class FeedMessages:
+    """The server's way: one ``ChangeViews`` per change, shared by the answer and
+    every socket (``Live.announce``, ``GameFeed.catch_up``), and the text writers."""
+
+    def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
+        return snapshot_text(lobby.game_detail(ctx, game, viewer))
+
+    def after_change(
+        self,
+        ctx: ServiceContext,
+        result: PlayResult,
+        change: GameChange,
+        actor: int,
+        sent: dict[str, int],
+        viewers: dict[str, int | None],
+    ) -> list[tuple[str, str]]:
+        views = ChangeViews(change)
+        out = [("actor", result_text("r1", result, views.events(actor, change.after_seq)))]
+        for name, viewer in viewers.items():
+            update = views.update(viewer, sent[name], ctx.now())
+            if update.events:
+                out.append((name, events_text(update.events[-1].version, update.events)))
+            out.append((name, snapshot_text(update.detail)))
+            sent[name] = update.detail.last_seq
+        return out
+
+
+@pytest.fixture(scope="module")
+def played() -> Played:
+    return play_table(FeedMessages())
+
+
+def test_every_message_is_the_one_sent_before(played: Played) -> None:
+    assert digests(played) == json.loads(GOLDEN.read_text())
+
+
+def test_every_message_is_the_models_own(played: Played) -> None:
+    """The same messages in full, against the models in this checkout: a difference
+    shows where it is."""
+    reference = play_table(ModelMessages())
+    assert len(played.messages) == len(reference.messages)
+    for ours, theirs in zip(played.messages, reference.messages, strict=True):
+        assert ours == theirs
+
+
+def test_the_plan_shows_what_it_must(played: Played) -> None:
+    """The played hands hold what the comparison must cover: a showdown with a hand
+    mucked, an all-in run-out's equity, a fold, a viewer's legal actions and what
+    sitting down costs one who is not seated."""
+    kinds = {e.kind for e in played.stored}
+    assert {"HandShown", "HandMucked", "BetReturned", "HoleCardDealt", "CardBurned"} <= kinds
+    games = [json.loads(t)["game"] for _, _, t in played.messages if '"snapshot"' in t[:20]]
+    assert any(g["hand"] and g["hand"]["equity"] for g in games)
+    assert any(g["hand"] and g["hand"]["legal"] for g in games)
+    assert any(g["viewer_cost"] for g in games)
+
+
+# -- hidden cards ---------------------------------------------------------------------
+
+
+class Hands:
+    """The truth of the played hands, from the complete log."""
+
+    def __init__(self, stored: list[StoredEvent]) -> None:
+        self.seats: dict[int, dict[int, int]] = {}  # hand -> player -> seat
+        self.hole: dict[int, dict[int, list[str]]] = {}  # hand -> seat -> cards
+        self.shown_at: dict[tuple[int, int], int] = {}  # (hand, seat) -> seq
+        self.dealt: list[tuple[int, int]] = []  # (seq, hand) of every HandDealt
+        for e in stored:
+            if e.hand_id is None:
+                continue
+            if e.kind == "HandDealt":
+                self.seats[e.hand_id] = {p: s for s, p, _ in e.payload["players"]}
+                self.dealt.append((e.seq, e.hand_id))
+            elif e.kind == "HoleCardDealt":
+                cards = self.hole.setdefault(e.hand_id, {}).setdefault(e.payload["seat"], [])
+                cards.append(card_text(e.payload["card"]))
+            elif e.kind == "HandShown":
+                self.shown_at[e.hand_id, e.payload["seat"]] = e.seq
+
+    def hand_at(self, seq: int) -> int:
+        return max(hand for at, hand in self.dealt if at <= seq)
+
+    def seat(self, hand: int, viewer: int | None) -> int | None:
+        return None if viewer is None else self.seats[hand].get(viewer)
+
+    def hidden(self, hand: int, viewer: int | None, seq: int) -> Iterator[tuple[int, str]]:
+        """(seat, card) of every hole card the viewer may not see at ``seq``."""
+        mine = self.seat(hand, viewer)
+        for seat, cards in self.hole.get(hand, {}).items():
+            shown = self.shown_at.get((hand, seat))
+            if seat != mine and (shown is None or shown > seq):
+                yield from ((seat, card) for card in cards)
+
+
+def _check_events(hands: Hands, events: list[Json], viewer: int | None) -> None:
+    for event in events:
+        data = event["data"]
+        if event["type"] == "HoleCardDealt":
+            own = data["seat"] == hands.seat(event["hand_id"], viewer)
+            assert (data["card"] is not None) == own, (viewer, event)
+        elif event["type"] == "CardBurned":
+            assert data["card"] is None, event
+
+
+def _check_snapshot(hands: Hands, text: str, viewer: int | None) -> None:
+    message = json.loads(text)
+    hand = message["game"]["hand"]
+    if hand is None:
+        return
+    seq = message["seq"]
+    number = hands.hand_at(seq)
+    mine = hands.seat(number, viewer)
+    secret = dict(hands.hidden(number, viewer, seq))
+    for player in hand["players"]:
+        if player["seat"] in secret:
+            assert player["cards"] is None, (viewer, player)
+    own = hands.hole[number].get(mine, []) if mine is not None else []
+    assert hand["my_cards"] == own
+    for card in secret.values():  # nowhere else in the message either
+        assert not re.search(f'"{card}"', text), (viewer, card)
+
+
+def test_nobody_sees_a_card_they_may_not(played: Played) -> None:
+    hands = Hands(played.stored)
+    checked = 0
+    for command, whom, text in played.messages:
+        viewer = played.actors[command] if whom == "actor" else played.viewers[whom]
+        message = json.loads(text)
+        if message["type"] == "snapshot":
+            _check_snapshot(hands, text, viewer)
+        elif message["type"] == "events":
+            _check_events(hands, message["events"], viewer)
+        else:
+            _check_events(hands, message["result"]["events"], viewer)
+        checked += 1
+    assert checked == len(played.messages) > 100
+
+
+# -- shared work ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How often ``ChangeViews`` makes its shared parts and its events' views."""
+    calls = {"public_detail": 0, "spectators_hand": 0, "view_event": 0}
+
+    def counting(name: str) -> Any:
+        real = getattr(game_views, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    for name in calls:
+        monkeypatch.setattr(game_views, name, counting(name))
+    return calls
+
+
+def test_viewers_of_a_change_share_its_views(
+    ctx: ServiceContext, counted: dict[str, int], client: TestClient
+) -> None:
+    """N viewers of one change: the public part of the table made once, the
+    spectators' hand once, each event's view once per seat it is seen from."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    others = [new_player(client, f"kibitzer{i}") for i in range(3)]
+    game = heads_up(client, alice, bob)
+    first = game_views.change_after(ctx, game, 0)
+    counted.update(dict.fromkeys(counted, 0))  # the table's setup is not counted
+    views = ChangeViews(first)
+    viewers: list[int | None] = [alice.id, bob.id, None, None, *(p.id for p in others)]
+    updates = [views.update(v, 0, ctx.now()) for v in viewers]
+    assert counted["public_detail"] == 1 and counted["spectators_hand"] == 1
+    # Seen from alice's seat, bob's, and no seat (every spectator alike).
+    in_hands = sum(1 for e in first.events if e.hand_id is not None)
+    outside = len(first.events) - in_hands
+    assert counted["view_event"] == 3 * in_hands + outside
+    for viewer, update in zip(viewers, updates, strict=True):
+        assert update == game_views.update_from(first, viewer, 0, ctx.now())
+
+
+def test_sockets_of_a_table_share_one_public_detail_per_change(
+    ctx: ServiceContext, counted: dict[str, int], client: TestClient
+) -> None:
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    carol, dave = new_player(client, "carol"), new_player(client, "dave")
+    game = heads_up(client, alice, bob)
+    with ExitStack() as stack:
+        watchers = [
+            stack.enter_context(watching(client, game, p)) for p in (alice, bob, carol, dave)
+        ]
+        for moves in range(1, 4):
+            mover = to_act(client, game, [alice, bob])
+            assert mover is not None
+            before = dict(counted)
+            assert act(client, game, mover, "call" if moves == 1 else "check").status_code == 200
+            seq = last_seq(ctx, game)
+            for w in watchers:
+                w.settle(seq)
+            assert counted["public_detail"] - before["public_detail"] == 1, (moves, counted, before)
+            # carol and dave, neither seated nor dealt in, share the spectators' hand.
+            assert counted["spectators_hand"] - before["spectators_hand"] == 1, moves
+            # Once every socket has had its messages, the views are let go: a
+            # watched table keeps only the change itself until the next one.
+            read = live_of(client.app).reads[game]
+            assert read.views is not None
+            deadline = time.monotonic() + 5
+            while read.views.kept() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert not read.views.kept()
