@@ -174,8 +174,8 @@ class Viewer:
     """One player's socket; messages go out in order through one outbox, drained by
     a task only while there is something to send."""
 
-    def __init__(self, websocket: WebSocket, seat_user: int, room: Room) -> None:
-        self.websocket, self.user_id, self.room = websocket, seat_user, room
+    def __init__(self, websocket: WebSocket, user_id: int, room: Room) -> None:
+        self.websocket, self.user_id, self.room = websocket, user_id, room
         self.outbox: deque[str] = deque()
         self.sending = False
         self.open = True

@@ -87,10 +87,17 @@ def main() -> None:
             for variant in variants:
                 out = args.out / f"{name}-{variant}-{via}"
                 scenario = load.SCENARIOS[name]
-                if variant == "cardroom":
-                    row = load.run(scenario, via, args.duration, out)
-                else:
-                    row = run_floor(scenario, variant, via, args.duration, out)
+                try:
+                    if variant == "cardroom":
+                        row = load.run(scenario, via, args.duration, out)
+                    else:
+                        row = run_floor(scenario, variant, via, args.duration, out)
+                except subprocess.CalledProcessError as failed:
+                    # One failed run (a load test refused under load) costs its row,
+                    # not the rows of the run so far and to come.
+                    said = (failed.stderr or "").strip().splitlines()[-1:]
+                    print(f"{name} {variant} {via} failed: {said}", file=sys.stderr, flush=True)
+                    continue
                 rows.append({**row, "variant": variant})
                 print(table([rows[-1]]).splitlines()[-1], file=sys.stderr, flush=True)
                 args.out.mkdir(parents=True, exist_ok=True)  # so far: kept if a later run fails
