@@ -9,12 +9,8 @@ import asyncio
 import importlib.util
 import json
 import os
-import signal
-import socket
 import sqlite3
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -25,6 +21,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardroom.loadtest import LoadPlan, run_load_test
+from tests.servers import free_port, started
 
 FLOOR_APP = Path(__file__).resolve().parents[2] / "benchmarks" / "floor_app.py"
 
@@ -41,12 +38,6 @@ def _floor_module() -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 Floor = tuple[str, Path]  # base URL, the SQLite file
@@ -66,29 +57,9 @@ def floor(
     log = tmp_path / "server.out"
     command = [sys.executable, str(FLOOR_APP), "--port", str(port), "--mode", request.param]
     command += ["--database-url", url]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, cwd=tmp_path)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the floor did not start"
-            time.sleep(0.1)
-        yield base, database
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        assert "Traceback" not in log.read_text(), log.read_text()
+    with started(command, port, log, cwd=tmp_path, stop_seconds=10):
+        yield f"http://127.0.0.1:{port}", database
+    assert "Traceback" not in log.read_text(), log.read_text()
 
 
 def stored_events(database: Path) -> list[tuple[int, int, str]]:

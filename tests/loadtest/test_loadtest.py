@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
@@ -29,14 +25,9 @@ from cardroom.loadtest.storage import measure
 from cardroom.store import migrate
 from cardroom.store.audit import audit
 from cardroom.store.db import make_engine
+from tests.servers import free_port, started
 
 pytestmark = pytest.mark.slow
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -50,44 +41,11 @@ def server(tmp_path: Path) -> Iterator[tuple[str, str, int]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
     log = tmp_path / "server.out"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cardroom",
-                "serve",
-                "--port",
-                str(port),
-                "--database-url",
-                database,
-            ],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=tmp_path,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        yield base, database, process.pid
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        assert "Traceback" not in log.read_text(), log.read_text()
+    command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port)]
+    command += ["--database-url", database]
+    with started(command, port, log, cwd=tmp_path, env=env, stop_seconds=20) as process:
+        yield f"http://127.0.0.1:{port}", database, process.pid
+    assert "Traceback" not in log.read_text(), log.read_text()
 
 
 @pytest.mark.parametrize("via", ["http", "socket"])

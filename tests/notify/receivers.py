@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from cardroom.notify.webpush import PushTarget
+from tests.servers import free_port
 
 
 def b64url(data: bytes) -> str:
@@ -40,12 +40,6 @@ def b64url(data: bytes) -> str:
 
 def unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 # ---------------------------------------------------------------- Web Push

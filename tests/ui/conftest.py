@@ -9,11 +9,8 @@ contexts (separate cookie jars: separate players). Screenshots go to artifacts/u
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
+
+from tests.servers import free_port, started
 
 ADMIN = "boss"
 ADMIN_PASSWORD = "correct horse"
@@ -35,12 +34,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -78,40 +71,15 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
         assert done.returncode == 0, done.stderr
     port = free_port()
     log = folder / "serve.out"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [*cli, "serve", "--port", str(port), *database],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=folder,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz in 30 s"
-            time.sleep(0.1)
+    command = [*cli, "serve", "--port", str(port), *database]
+    with started(command, port, log, cwd=folder, env=env, start_seconds=30):
+        base = f"http://127.0.0.1:{port}"
         assert httpx.get(f"{base}/sign-in").status_code == 200, "the UI is not served"
         yield Room(base, folder, log, url)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        printed = log.read_text(errors="replace")
-        if "Traceback" in printed:  # the server's own log: show the traceback, not the requests
-            lines = [line for line in printed.splitlines() if not line.startswith("INFO:")]
-            pytest.fail("the server logged a traceback:\n" + "\n".join(lines[-80:]))
+    printed = log.read_text(errors="replace")
+    if "Traceback" in printed:  # the server's own log: show the traceback, not the requests
+        lines = [line for line in printed.splitlines() if not line.startswith("INFO:")]
+        pytest.fail("the server logged a traceback:\n" + "\n".join(lines[-80:]))
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -23,8 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 from cardroom.cli import main
 from cardroom.store.models import Deadline, DeadlineKind, GameEvent
 from tests.conftest import BACKENDS, scratch_database
+from tests.servers import free_port, started
 from tests.web.kit import PASSWORD
-from tests.web.test_web_serve import free_port
 
 pytestmark = [
     pytest.mark.slow,
@@ -39,37 +37,13 @@ def serving(url: str, folder: Path, name: str) -> Iterator[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
     output = folder / f"{name}.out"
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "cardroom", "serve", "--port", str(port), "--database-url", url],
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=folder,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90  # generous: a loaded machine starts slowly
-        while True:
-            assert process.poll() is None, output.read_text()
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz in 90 s"
-            time.sleep(0.1)
-        yield base
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        printed = output.read_text()
-        assert "Traceback" not in printed, printed
+    command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port)]
+    command += ["--database-url", url]
+    # generous start: a loaded machine starts slowly
+    with started(command, port, output, cwd=folder, env=env, start_seconds=90):
+        yield f"http://127.0.0.1:{port}"
+    printed = output.read_text()
+    assert "Traceback" not in printed, printed
 
 
 def player(base: str, name: str) -> dict[str, str]:

@@ -17,13 +17,8 @@ import pytest
 from sqlalchemy import Engine
 
 from cardroom.cli import main
+from tests.servers import free_port
 from tests.web.kit import PASSWORD
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
