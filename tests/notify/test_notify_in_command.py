@@ -14,23 +14,13 @@ import pytest
 from sqlalchemy import event, func, select
 
 from cardroom.notify.settings import NotifySettings
-from cardroom.service import deadlines, lobby, play
+from cardroom.service import deadlines, play
 from cardroom.service import notifications as notes
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
 from cardroom.store.notify_models import Notice as NoticeRow
 from cardroom.store.notify_models import NoticeKind
 from tests.conftest import FakeClock
-from tests.service.gamekit import players, source, to_act
-
-
-def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
-    """alice hosts, bob joins, alice starts; heads up the button (alice) acts first."""
-    alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, GameOptions()).game_id
-    lobby.join(ctx, game, bob)
-    lobby.start(ctx, game, alice, source=source(1))
-    return game, alice, bob
+from tests.service.gamekit import heads_up, to_act
 
 
 def version(ctx: ServiceContext, game: int) -> int:
@@ -80,7 +70,7 @@ def traffic(ctx: ServiceContext) -> Iterator[Traffic]:
 def test_a_command_returns_the_next_players_turn(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, bob = heads_up(ctx)
+    game, alice, bob = heads_up(ctx, seed=1)
     acted = play.act(ctx, game, alice, "call", expected_version=version(ctx, game))
     [turn] = acted.notices
     assert (turn.kind, turn.user_id, turn.game_id) == (NoticeKind.YOUR_TURN, bob, game)
@@ -98,7 +88,7 @@ def test_a_command_returns_the_next_players_turn(
 
 
 def test_a_replayed_command_carries_no_notices(ctx: ServiceContext, notify: NotifySettings) -> None:
-    game, alice, bob = heads_up(ctx)
+    game, alice, bob = heads_up(ctx, seed=1)
     seen = version(ctx, game)
     first = play.act(ctx, game, alice, "call", expected_version=seen, idempotency_key="k1")
     assert [n.user_id for n in first.notices] == [bob]
@@ -111,7 +101,7 @@ def test_a_replayed_command_carries_no_notices(ctx: ServiceContext, notify: Noti
 def test_a_command_that_moves_no_turn_records_nothing(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, _bob = heads_up(ctx)
+    game, alice, _bob = heads_up(ctx, seed=1)
     play.act(ctx, game, alice, "call", expected_version=version(ctx, game))  # bob's turn
     before = notice_rows(ctx)
     # alice sits out from the next hand while bob thinks: a change, not a new turn.
@@ -125,7 +115,7 @@ def test_a_command_that_moves_no_turn_records_nothing(
 def test_the_clock_timing_out_a_player_tells_the_next(
     ctx: ServiceContext, notify: NotifySettings, clock: FakeClock
 ) -> None:
-    game, alice, bob = heads_up(ctx)
+    game, alice, bob = heads_up(ctx, seed=1)
     play.act(ctx, game, alice, "call", expected_version=version(ctx, game))
     play.act(ctx, game, bob, "check", expected_version=version(ctx, game))  # the flop: bob
     clock.advance(timedelta(seconds=121))  # past bob's 120-second clock
@@ -140,7 +130,7 @@ def test_the_clock_timing_out_a_player_tells_the_next(
 def test_a_command_is_one_transaction_with_its_notices(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
-    game, alice, bob = heads_up(ctx)
+    game, alice, bob = heads_up(ctx, seed=1)
     seen = version(ctx, game)
     with traffic(ctx) as sent:
         acted = play.act(ctx, game, alice, "call", expected_version=seen)
@@ -163,7 +153,7 @@ def test_a_command_is_one_transaction_with_its_notices(
 def test_a_failure_to_decide_a_notice_never_fails_the_move(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, alice, _bob = heads_up(ctx)
+    game, alice, _bob = heads_up(ctx, seed=1)
     seen = version(ctx, game)
 
     def broken(*args: object, **kwargs: object) -> None:

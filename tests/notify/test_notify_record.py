@@ -30,7 +30,7 @@ from cardroom.store.notify_models import NoticeDelivery
 from tests.conftest import FakeClock
 from tests.notify.conftest import RoomNotify
 from tests.notify.receivers import PushReceiver
-from tests.service.gamekit import everyone_continues, players, source, to_act
+from tests.service.gamekit import everyone_continues, heads_up, players, source, to_act
 
 
 @contextmanager
@@ -61,15 +61,6 @@ def sent_by_notices_in(ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> 
         event.remove(ctx.engine, "before_cursor_execute", record)
 
 
-def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
-    """alice hosts, bob joins, alice starts; heads up the button (alice) acts first."""
-    alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, GameOptions()).game_id
-    lobby.join(ctx, game, bob)
-    lobby.start(ctx, game, alice, source=source(1))
-    return game, alice, bob
-
-
 def act(ctx: ServiceContext, game: int) -> PlayResult:
     """Whoever is to act checks, or calls."""
     turn = to_act(ctx, game)
@@ -82,7 +73,7 @@ def act(ctx: ServiceContext, game: int) -> PlayResult:
 def test_the_usual_turn_notice_is_one_statement(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, _alice, bob = heads_up(ctx)
+    game, _alice, bob = heads_up(ctx, seed=1)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         acted = act(ctx, game)
     assert [n.user_id for n in acted.notices] == [bob]
@@ -92,7 +83,7 @@ def test_the_usual_turn_notice_is_one_statement(
 def test_a_player_who_turned_notices_off_costs_the_same(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, _alice, bob = heads_up(ctx)
+    game, _alice, bob = heads_up(ctx, seed=1)
     off = Preferences(in_app=False, browser=False)
     notes.set_preferences(ctx, bob, off, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
@@ -107,7 +98,7 @@ def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
     receiver: PushReceiver,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game, _alice, bob = heads_up(ctx)
+    game, _alice, bob = heads_up(ctx, seed=1)
     notes.set_preferences(ctx, bob, Preferences(web_push=True), notify=notify)
     target = receiver.browser("bob").target
     notes.add_browser(ctx, bob, target.endpoint, target.p256dh, target.auth, notify=notify)
@@ -120,7 +111,7 @@ def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
 def test_a_command_that_calls_for_no_notice_sends_nothing(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, _alice, _bob = heads_up(ctx)
+    game, _alice, _bob = heads_up(ctx, seed=1)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         results = []
         while to_act(ctx, game) is not None:  # checked down: the last action ends the hand
@@ -133,7 +124,7 @@ def test_a_command_that_calls_for_no_notice_sends_nothing(
 def test_asking_again_after_the_fact_is_one_read(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, alice, _bob = heads_up(ctx)
+    game, alice, _bob = heads_up(ctx, seed=1)
     acted = act(ctx, game)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         assert notes.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []

@@ -42,6 +42,17 @@ def folder(legal: LegalActionsView) -> Choice:
     return ("check", None) if "check" in legal.kinds else ("fold", None)
 
 
+def heads_up(ctx: ServiceContext, seed: int = 7) -> tuple[int, int, int]:
+    """(game, alice, bob): alice hosts a heads-up cash game with the defaults, bob
+    joins, alice starts it; the first hand is dealt and alice, on the button, acts
+    first."""
+    alice, bob = players(ctx, "alice", "bob")
+    game = lobby.create_game(ctx, alice, lobby.GameOptions()).game_id
+    lobby.join(ctx, game, bob)
+    lobby.start(ctx, game, alice, source=source(seed))
+    return game, alice, bob
+
+
 def to_act(ctx: ServiceContext, game_id: int) -> tuple[int, LegalActionsView, int] | None:
     """(player to act, what they may do, table version), or None between hands."""
     seen = lobby.game_detail(ctx, game_id)

@@ -26,6 +26,7 @@ from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord
 from tests.conftest import FakeClock, Unchanged
 from tests.service.gamekit import (
     everyone_continues,
+    heads_up,
     passive,
     play_hand,
     players,
@@ -64,15 +65,6 @@ def statements(ctx: ServiceContext) -> Iterator[list[str]]:
 
 def verbs(sent: list[str]) -> list[str]:
     return [" ".join(sql.split()[:3]) for sql in sent]
-
-
-def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
-    """A heads-up cash game with its first hand dealt: its id and its two players."""
-    alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00)).game_id
-    lobby.join(ctx, game, bob)
-    lobby.start(ctx, game, alice, source=source())
-    return game, alice, bob
 
 
 def the_row(ctx: ServiceContext, game_id: int) -> dict[str, Any]:
