@@ -23,24 +23,14 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from cardroom.loadtest.http import HTTP_ERRORS, HttpClient, Reply
 from cardroom.loadtest.metrics import Metrics
 
 REACHED_MEMORY = 512  # (seq, time) pairs each player keeps
-ANSWER_TIMEOUT_S = 60.0  # as the HTTP client's timeout
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A command's answer, HTTP's or the socket's: the status and the JSON body (the
-    ``CommandOut``, or ``{"error": {...}}``); ``text`` for a body that is not JSON."""
-
-    status: int
-    body: Any
-    text: str = ""
+ANSWER_TIMEOUT_S = 60.0  # on the socket, and for each connection or answer over HTTP
 
 
 @dataclass
@@ -56,7 +46,7 @@ class Room:
     """What every player shares: the HTTP clients, the metrics, the phase."""
 
     metrics: Metrics
-    http: dict[str, httpx.AsyncClient]
+    http: dict[str, HttpClient]
     think_s: float = 0.0
     ws_compression: bool = True
     via: str = "http"  # how act and Continue are sent: "http" or "socket"
@@ -274,14 +264,10 @@ class Player:
         metrics = self.room.metrics
         metrics.request()
         try:
-            response = await self.http.post(path, json=body, headers=self.headers)
-        except httpx.HTTPError as exc:
+            return await self.http.post(path, body, self.headers)
+        except HTTP_ERRORS as exc:
             metrics.error(f"http_{type(exc).__name__}")
             return None
-        try:
-            return Reply(response.status_code, response.json(), response.text)
-        except ValueError:
-            return Reply(response.status_code, None, response.text)
 
     async def _send(self, message: dict[str, Any]) -> Reply | None:
         """A command on the table's socket; its ``result`` or ``refused``, matched by

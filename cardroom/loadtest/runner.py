@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from cardroom.loadtest.clients import Player, Room, TableClient
+from cardroom.loadtest.clients import ANSWER_TIMEOUT_S, Player, Room, TableClient
+from cardroom.loadtest.http import HTTP_ERRORS, HttpClient, Reply
 from cardroom.loadtest.metrics import Metrics, percentile
 from cardroom.loadtest.plan import LoadPlan, PlanError
 from cardroom.loadtest.report import write_json, write_plot
@@ -72,20 +72,16 @@ async def _limited(works: Iterable[Callable[[], Awaitable[T]]], concurrency: int
     return list(await asyncio.gather(*(one(w) for w in works)))
 
 
-def _check(response: httpx.Response, what: str) -> dict[str, Any]:
-    if response.status_code >= 300:
-        raise LoadTestError(f"{what} was refused: {response.status_code} {response.text[:200]}")
-    body = response.json()
-    assert isinstance(body, dict)
-    return body
+def _check(reply: Reply, what: str) -> dict[str, Any]:
+    if reply.status >= 300 or not isinstance(reply.body, dict):
+        raise LoadTestError(f"{what} was refused: {reply.status} {reply.text[:200]}")
+    return reply.body
 
 
 async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
     metrics = Metrics()
-    limits = httpx.Limits(
-        max_connections=plan.tables + 32, max_keepalive_connections=plan.tables + 32
-    )
-    http = {url: httpx.AsyncClient(base_url=url, timeout=60.0, limits=limits) for url in plan.urls}
+    connections = plan.tables + 32  # per server, all of them kept alive
+    http = {url: HttpClient(url, connections, ANSWER_TIMEOUT_S) for url in plan.urls}
     room = Room(
         metrics,
         http,
@@ -101,7 +97,7 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
         for url, client in http.items():
             try:
                 health = await client.get("/healthz")
-            except httpx.HTTPError:
+            except HTTP_ERRORS:
                 raise LoadTestError(f"No server answers at {url}.") from None
             _check(health, f"{url}/healthz")
         rss_before = watch.rss() if watch else None
@@ -115,7 +111,7 @@ async def _run(plan: LoadPlan, console: Console) -> dict[str, Any]:
         for task in list(room.tasks):
             task.cancel()
         for client in http.values():
-            await client.aclose()
+            await client.close()
     storage = single = None
     if plan.database_url and plan.storage_seconds > 0:
         console.print("Measuring the storage's own limit on the same database...")
@@ -172,10 +168,10 @@ async def _set_up(
             name = names[i]
             client = room.http[urls[i % len(urls)]]
             body = {"name": name, "password": plan.password}
-            made = await client.post("/api/accounts/sign-up", json=body)
-            if made.status_code != 201 and not (plan.user_prefix and made.status_code == 409):
+            made = await client.post("/api/accounts/sign-up", body)
+            if made.status != 201 and not (plan.user_prefix and made.status == 409):
                 _check(made, f"Signing up {name}")
-            signed = _check(await client.post("/api/accounts/sign-in", json=body), "Sign-in")
+            signed = _check(await client.post("/api/accounts/sign-in", body), "Sign-in")
             progress.advance(task)
             return name, int(signed["user"]["id"]), str(signed["token"])
 
@@ -198,7 +194,7 @@ async def _set_up(
                 "big_blind": 2,
             }
             created = _check(
-                await host_client.post("/api/games", json=options, headers=_bearer(seats[0][2])),
+                await host_client.post("/api/games", options, _bearer(seats[0][2])),
                 "Creating a game",
             )
             client_table = TableClient(room, int(created["game_id"]))
@@ -213,7 +209,7 @@ async def _set_up(
                     raise LoadTestError(f"{player.name}'s socket did not open.")
             for player in client_table.players[1:]:
                 joined = await player.http.post(
-                    f"/api/games/{client_table.game_id}/join", json={}, headers=player.headers
+                    f"/api/games/{client_table.game_id}/join", {}, player.headers
                 )
                 _check(joined, "Joining a game")
             progress.advance(task)
@@ -222,8 +218,6 @@ async def _set_up(
         tables = await _limited(
             [functools.partial(table, t) for t in range(plan.tables)], plan.setup_concurrency
         )
-    for client in room.http.values():
-        client.cookies.clear()  # sign-in set cookies; the players send bearer tokens
     return tables, rss_after_accounts
 
 
@@ -319,7 +313,7 @@ async def _wind_down(room: Room, players: list[Player]) -> None:
             player.left = True
             with contextlib.suppress(Exception):
                 await player.http.post(
-                    f"/api/games/{player.table.game_id}/leave", json={}, headers=player.headers
+                    f"/api/games/{player.table.game_id}/leave", {}, player.headers
                 )
             if player.ws is not None:
                 with contextlib.suppress(Exception):
