@@ -304,7 +304,8 @@ class Room:
         self.count_lock = threading.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
         self.committer: Committer | None = None  # --mode group's, once started
-        # The transaction the committer has open; set and read on its thread only.
+        # The transaction the committer has open: set only on the committer's thread,
+        # the only one that runs commands in --mode group (None in the other modes).
         self.batch: Batch | None = None
 
     def next_id(self) -> int:
@@ -361,7 +362,7 @@ class Room:
         result: CommandOut = await on_threads(work, game_id, *args)
         return result
 
-    # -- commands (on a worker thread in commit mode) --------------------------------
+    # -- commands (on a worker thread in commit mode, the committer's in group) -----
 
     def table(self, game_id: int) -> GameTable:
         table = self.tables.get(game_id)
