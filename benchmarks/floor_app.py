@@ -19,7 +19,11 @@ loadtest`` to drive it unchanged, so the client's cost is the same on both sides
   row version moved, one event row inserted, commit), then the event and a small
   snapshot to both players' sockets, as Cardroom sends ``events`` then ``snapshot``;
   in ``--mode nodb`` the same on the event loop, without the transaction or the
-  thread: the web stack's own ceiling;
+  thread: the web stack's own ceiling; in ``--mode group`` the same statements, but
+  the commands are queued to the process's one committer thread, which takes all
+  that queued (up to ``BATCH_BOUND``) into one transaction, commits once, and only
+  then answers and broadcasts each of them (group commit; ``GET /stats`` counts the
+  batches);
 - commands as HTTP requests (``POST /api/games/{id}/actions``, ``/continue``) or on
   the table's socket (``{"type": "act", ..., "ref"}`` answered by ``{"type":
   "result", "ref", "result"}``).
@@ -41,11 +45,14 @@ import hashlib
 import hmac
 import json
 import os
+import queue
+import sys
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
@@ -54,6 +61,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     ForeignKey,
     Integer,
@@ -70,7 +78,10 @@ from cardroom.store.db import is_sqlite, make_engine
 from cardroom.web.deps import POSTGRESQL_WORKER_THREADS, SQLITE_WORKER_THREADS
 
 T = TypeVar("T")
-MODES = ("nodb", "commit")
+MODES = ("nodb", "commit", "group")
+# The most commands ``--mode group`` commits in one transaction: a bound on what one
+# commit makes wait, far above what queues in one commit's time at the load test's rates.
+BATCH_BOUND = 64
 STACK = 100_000  # cents: never runs out, so nobody rebuys
 # Checks per hand, by the hand's number: 6.5 on average, which makes the Continue
 # pressed by both players after each hand 2 / 6.5 = 0.31 commands per action, as in
@@ -210,7 +221,29 @@ class GameTable:
     turn: int = 0
     actions_left: int = 0
     viewers: list[Viewer] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    # Reentrant: the committer of ``--mode group`` holds it from a table's first
+    # command in a batch until the batch is committed and handed to the loop, and
+    # each command takes it again, as it does in ``--mode commit``.
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def memento(self) -> tuple[Any, ...]:
+        """What a command changes in memory, to put back if its batch fails to commit."""
+        seats = [replace(seat) for seat in self.seats]
+        return (
+            seats,
+            self.version,
+            self.seq,
+            self.hand,
+            self.running,
+            self.turn,
+            self.actions_left,
+        )
+
+    def restore(self, memento: tuple[Any, ...]) -> None:
+        seats, self.version, self.seq, self.hand, self.running, self.turn, self.actions_left = (
+            memento
+        )
+        self.seats[:] = seats
 
     def seat_of(self, user_id: int) -> int:
         for index, seat in enumerate(self.seats):
@@ -270,6 +303,10 @@ class Room:
         self.counter = 0
         self.count_lock = threading.Lock()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.committer: Committer | None = None  # --mode group's, once started
+        # The transaction the committer has open: set only on the committer's thread,
+        # the only one that runs commands in --mode group (None in the other modes).
+        self.batch: Batch | None = None
 
     def next_id(self) -> int:
         with self.count_lock:
@@ -310,7 +347,22 @@ class Room:
             return work(*args)
         return await asyncio.to_thread(work, *args)
 
-    # -- commands (on a worker thread in commit mode) --------------------------------
+    async def run_command(
+        self,
+        on_threads: Callable[..., Any],
+        work: Callable[..., CommandOut],
+        game_id: int,
+        *args: Any,
+    ) -> CommandOut:
+        """A command on ``on_threads`` (the HTTP routes' or the sockets' pool), or in
+        ``--mode group`` queued from the loop to the committer, without a thread hop
+        of its own: answered once its batch is committed."""
+        if self.committer is not None:
+            return await self.committer.submit(game_id, partial(work, game_id, *args))
+        result: CommandOut = await on_threads(work, game_id, *args)
+        return result
+
+    # -- commands (on a worker thread in commit mode, the committer's in group) -----
 
     def table(self, game_id: int) -> GameTable:
         table = self.tables.get(game_id)
@@ -384,35 +436,187 @@ class Room:
         gets the tables' changes in the order they were committed)."""
         seq = table.seq + 1
         event = {"seq": seq, "kind": kind, "seat": seat}
-        if self.engine is not None:
+        if self.batch is not None:
+            # --mode group: in the batch's transaction, committed with the others.
+            self._write(self.batch.connection, table, seq, kind, event)
+        elif self.engine is not None:
             with self.engine.begin() as connection:
-                moved = connection.execute(
-                    MOVE_VERSION,
-                    {"gid": table.game_id, "seen": table.version, "next": table.version + 1},
-                )
-                if moved.rowcount != 1:
-                    raise Refusal(409, "stale_version", "The table has moved on; look again.")
-                connection.execute(
-                    ADD_EVENT,
-                    {
-                        "game_id": table.game_id,
-                        "seq": seq,
-                        "kind": kind,
-                        "payload": json.dumps(event),
-                    },
-                )
+                self._write(connection, table, seq, kind, event)
         table.seq = seq
         table.version += 1
         change()
         view = table.view()
-        assert self.loop is not None
-        self.loop.call_soon_threadsafe(self._broadcast, table, event, view)
+        if self.batch is not None:
+            self.batch.broadcast = (table, event, view)  # sent once the batch commits
+        else:
+            assert self.loop is not None
+            self.loop.call_soon_threadsafe(self._broadcast, table, event, view)
         return CommandOut(events=[EventOut(seq=seq, kind=kind, seat=seat)], version=table.version)
+
+    @staticmethod
+    def _write(
+        connection: Connection, table: GameTable, seq: int, kind: str, event: dict[str, Any]
+    ) -> None:
+        """The command's two statements. The version moves only from the one seen; if
+        it does not, nothing was written, so the refusal leaves the rest of a
+        ``--mode group`` batch's transaction as it was (no savepoint needed)."""
+        moved = connection.execute(
+            MOVE_VERSION,
+            {"gid": table.game_id, "seen": table.version, "next": table.version + 1},
+        )
+        if moved.rowcount != 1:
+            raise Refusal(409, "stale_version", "The table has moved on; look again.")
+        connection.execute(
+            ADD_EVENT,
+            {"game_id": table.game_id, "seq": seq, "kind": kind, "payload": json.dumps(event)},
+        )
 
     def _broadcast(self, table: GameTable, event: dict[str, Any], view: dict[str, Any]) -> None:
         events = json.dumps({"type": "events", "game_id": table.game_id, "events": [event]})
         for viewer in table.viewers:
             viewer.push(events, snapshot_text(view, viewer.user_id))
+
+
+# -- group commit (--mode group) -----------------------------------------------------
+
+Broadcast = tuple[GameTable, dict[str, Any], dict[str, Any]]  # table, event, view
+
+
+@dataclass
+class QueuedCommand:
+    game_id: int
+    work: Callable[[], CommandOut]
+    answer: asyncio.Future[CommandOut]
+
+
+@dataclass
+class Batch:
+    """The committer's open transaction, and the broadcast of the command in hand."""
+
+    connection: Connection
+    broadcast: Broadcast | None = None
+
+
+# What the loop gets per command once its batch is done: its answer (or refusal), and
+# the broadcast to send first if it changed the table.
+Outcome = tuple[QueuedCommand, CommandOut | Refusal, Broadcast | None]
+
+
+class Committer:
+    """The process's one thread that writes commands: it takes every command queued
+    (up to ``BATCH_BOUND``), runs each in one shared transaction, commits once, then
+    hands the loop every answer and broadcast of the batch. It blocks on the queue
+    when there is nothing to do and starts as soon as a command comes, so batches
+    are what queued while the previous batch committed."""
+
+    def __init__(self, room: Room) -> None:
+        assert room.engine is not None and room.loop is not None
+        self.room, self.engine, self.loop = room, room.engine, room.loop
+        self.queue: queue.SimpleQueue[QueuedCommand | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="floor-committer", daemon=True)
+        self.batches = 0
+        self.commands = 0
+        self.largest = 0
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=10)
+
+    def stats(self) -> dict[str, Any]:
+        mean = self.commands / self.batches if self.batches else None
+        return {
+            "batches": self.batches,
+            "commands": self.commands,
+            "mean_batch": None if mean is None else round(mean, 2),
+            "largest_batch": self.largest,
+        }
+
+    def submit(self, game_id: int, work: Callable[[], CommandOut]) -> asyncio.Future[CommandOut]:
+        """Queue a command (called on the loop); the future is its answer."""
+        answer: asyncio.Future[CommandOut] = self.loop.create_future()
+        self.queue.put(QueuedCommand(game_id, work, answer))
+        return answer
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stopping = False
+            while len(batch) < BATCH_BOUND:
+                try:
+                    more = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stopping = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stopping:
+                return
+
+    def _commit(self, batch: list[QueuedCommand]) -> None:
+        held: dict[int, GameTable] = {}  # locked until the loop has the batch's outcomes
+        mementos: dict[int, tuple[Any, ...]] = {}
+        outcomes: list[Outcome] = []
+        try:
+            try:
+                with self.engine.begin() as connection:
+                    self.room.batch = Batch(connection)
+                    for command in batch:
+                        self._hold(command.game_id, held, mementos)
+                        try:
+                            result: CommandOut | Refusal = command.work()
+                        except Refusal as refusal:
+                            result = refusal
+                        outcomes.append((command, result, self.room.batch.broadcast))
+                        self.room.batch.broadcast = None
+            except Exception as failed:
+                # Not committed: nothing of the batch happened, in memory either.
+                print(f"floor-group: a batch of {len(batch)} failed: {failed!r}", file=sys.stderr)
+                for game_id, memento in mementos.items():
+                    held[game_id].restore(memento)
+                lost = Refusal(503, "not_committed", "The command was not written; retry.")
+                outcomes = [(command, lost, None) for command in batch]
+            finally:
+                self.room.batch = None
+            self.batches += 1
+            self.commands += len(batch)
+            self.largest = max(self.largest, len(batch))
+            self.loop.call_soon_threadsafe(self._deliver, outcomes)
+        finally:
+            for table in held.values():
+                table.lock.release()
+
+    def _hold(
+        self, game_id: int, held: dict[int, GameTable], mementos: dict[int, tuple[Any, ...]]
+    ) -> None:
+        """Lock the command's table for the rest of the batch, as ``--mode commit``
+        holds it through its transaction: nobody sees a change before its commit."""
+        table = self.room.tables.get(game_id)
+        if table is None or game_id in held:
+            return
+        table.lock.acquire()
+        held[game_id] = table
+        mementos[game_id] = table.memento()
+
+    def _deliver(self, outcomes: list[Outcome]) -> None:
+        """On the loop, once committed: each command's broadcast, then its answer, in
+        the order they were run (``--mode commit``'s order)."""
+        for command, result, broadcast in outcomes:
+            if broadcast is not None:
+                self.room._broadcast(*broadcast)
+            if command.answer.done():  # the request went away
+                continue
+            if isinstance(result, Refusal):
+                command.answer.set_exception(result)
+            else:
+                command.answer.set_result(result)
 
 
 # -- the application -----------------------------------------------------------------
@@ -433,16 +637,23 @@ def create_app(room: Room) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         room.loop = asyncio.get_running_loop()
-        if room.mode == "commit":
+        if room.mode in ("commit", "group"):
             assert room.database_url is not None
             room.engine = make_engine(Settings(database_url=room.database_url))
             threads = SQLITE_WORKER_THREADS if is_sqlite(room.engine) else POSTGRESQL_WORKER_THREADS
             anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        if room.mode == "group":
+            room.committer = Committer(room)
+            room.committer.start()
         gc.collect()
         gc.freeze()  # as Cardroom's server does after start-up
         try:
             yield
         finally:
+            if room.committer is not None:
+                room.committer.stop()
+                # In the log at shutdown too, for a run that could not ask /stats.
+                print(f"floor-group: {json.dumps(room.committer.stats())}", file=sys.stderr)
             if room.engine is not None:
                 room.engine.dispose()
 
@@ -455,6 +666,11 @@ def create_app(room: Room) -> FastAPI:
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "mode": room.mode}
+
+    @app.get("/stats")
+    async def stats() -> dict[str, Any]:
+        """The committer's batches (``--mode group``; empty otherwise)."""
+        return {} if room.committer is None else room.committer.stats()
 
     @app.post("/api/accounts/sign-up", status_code=201)
     async def sign_up(body: Credentials) -> dict[str, Any]:
@@ -476,15 +692,15 @@ def create_app(room: Room) -> FastAPI:
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: int, _body: dict[str, Any], user: User) -> CommandOut:
-        return await room.on_http_threads(room.join, game_id, user)
+        return await room.run_command(room.on_http_threads, room.join, game_id, user)
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: int, body: ActionIn, user: User) -> CommandOut:
-        return await room.on_http_threads(room.act, game_id, user, body.version)
+        return await room.run_command(room.on_http_threads, room.act, game_id, user, body.version)
 
     @app.post("/api/games/{game_id}/continue")
     async def press_continue(game_id: int, _body: dict[str, Any], user: User) -> CommandOut:
-        return await room.on_http_threads(room.press_continue, game_id, user)
+        return await room.run_command(room.on_http_threads, room.press_continue, game_id, user)
 
     @app.post("/api/games/{game_id}/leave")
     async def leave(game_id: int, _body: dict[str, Any], user: User) -> dict[str, Any]:
@@ -528,12 +744,16 @@ def create_app(room: Room) -> FastAPI:
                 else:
                     command = SocketContinueIn.model_validate(data)
                 if isinstance(command, SocketActIn):
-                    result = await room.on_socket_threads(
-                        room.act, table.game_id, viewer.user_id, command.version
+                    result = await room.run_command(
+                        room.on_socket_threads,
+                        room.act,
+                        table.game_id,
+                        viewer.user_id,
+                        command.version,
                     )
                 else:
-                    result = await room.on_socket_threads(
-                        room.press_continue, table.game_id, viewer.user_id
+                    result = await room.run_command(
+                        room.on_socket_threads, room.press_continue, table.game_id, viewer.user_id
                     )
             except ValidationError as invalid:
                 viewer.push(refused_text(ref, Refusal(422, "invalid_input", str(invalid))))
@@ -557,13 +777,13 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--mode", choices=MODES, required=True)
-    parser.add_argument("--database-url", help="needed with --mode commit")
+    parser.add_argument("--database-url", help="needed with --mode commit or group")
     parser.add_argument(
         "--process-index", type=int, default=0, help=f"0 to {ID_STRIDE - 1}: this process's ids"
     )
     args = parser.parse_args()
-    if args.mode == "commit" and not args.database_url:
-        parser.error("--mode commit needs --database-url")
+    if args.mode != "nodb" and not args.database_url:
+        parser.error(f"--mode {args.mode} needs --database-url")
     if not 0 <= args.process_index < ID_STRIDE:
         parser.error(f"--process-index is 0 to {ID_STRIDE - 1}")
 

@@ -11,11 +11,15 @@ requests, the table's socket) and each variant:
 - ``floor-commit``: the same with one durable transaction per command on a worker
   thread (the table's row version moved, one event row, commit), on Cardroom's
   engine settings;
+- ``floor-group``: the same statements per command, but the commands queued to the
+  process's one committer thread, which commits all that queued (up to 64) in one
+  transaction, then answers and broadcasts them (group commit; the table's ``batch``
+  column is its mean batch, from the servers' ``/stats``);
 - ``cardroom``: ``benchmarks/load.py``'s ``run()`` for the scenario: Cardroom itself.
 
 The floor is driven by ``cardroom loadtest`` itself, unchanged (the floor app speaks
 enough of Cardroom's API), so the client and its measurements are the same for all
-three: players signed in, a socket each, think time as the scenario says, latency
+variants: players signed in, a socket each, think time as the scenario says, latency
 from an action's request to its event on both players' sockets. Only PostgreSQL
 scenarios that route a table's players to one process are supported (the floor's
 tables live in the process that made them).
@@ -40,6 +44,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 from sqlalchemy import create_engine, make_url, text
 
 BENCHMARKS = Path(__file__).resolve().parent
@@ -50,7 +55,7 @@ import load  # noqa: E402
 
 BENCH_DATABASE = "cardroom_bench_floor"
 FIRST_PORT = 8501  # load.py's servers take 8301 and up
-VARIANTS = ("floor-nodb", "floor-commit", "cardroom")
+VARIANTS = ("floor-nodb", "floor-commit", "floor-group", "cardroom")
 DEFAULT_SCENARIOS = ("sqlite-busy", "pg2-busy")
 
 
@@ -71,7 +76,7 @@ def main() -> None:
         "--variant",
         action="append",
         choices=VARIANTS,
-        help="run only these (repeat; default all three)",
+        help="run only these, in this order (repeat; default all)",
     )
     args = parser.parse_args()
     names = args.scenarios or list(DEFAULT_SCENARIOS)
@@ -142,7 +147,9 @@ def run_floor(
         try:
             for port in ports:
                 load._wait_for(f"http://127.0.0.1:{port}/healthz")
-            command = [python, "-m", "cardroom", "loadtest", "--json", "--no-storage-limit"]
+            command = [python, "-m", "cardroom", "loadtest", "--json"]
+            # The storage's own limit on the same database, as load.py's runs measure it.
+            command += ["--no-storage-limit"] if mode == "nodb" else ["--database-url", url]
             for port, server in zip(ports, servers, strict=True):
                 command += ["--url", f"http://127.0.0.1:{port}", "--server-pid", str(server.pid)]
             command += ["--tables", str(scenario.tables), "--duration", str(duration)]
@@ -151,7 +158,8 @@ def run_floor(
             load_before = os.getloadavg()[0]
             done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
             summary: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-            events = _events_stored(url) if mode == "commit" else None
+            events = None if mode == "nodb" else _events_stored(url)
+            batches = [_batches(port) for port in ports] if mode == "group" else None
         finally:
             for server in servers:
                 server.send_signal(signal.SIGTERM)
@@ -164,6 +172,7 @@ def run_floor(
         "via": via,
         "load_before": round(load_before, 2),
         "events_stored": events,
+        "batches": batches,
         **summary,
     }
 
@@ -198,6 +207,33 @@ def _events_stored(url: str) -> int:
         engine.dispose()
 
 
+def _batches(port: int) -> dict[str, Any]:
+    """A ``--mode group`` server's count of its batches (commands, batches, mean,
+    largest), set-up and wind-down included."""
+    answer = httpx.get(f"http://127.0.0.1:{port}/stats", timeout=5)
+    answer.raise_for_status()
+    stats: dict[str, Any] = answer.json()
+    return stats
+
+
+def _mean_batch(batches: list[dict[str, Any]] | None) -> str:
+    if not batches:
+        return "-"
+    commands = sum(b["commands"] for b in batches)
+    count = sum(b["batches"] for b in batches)
+    largest = max(b["largest_batch"] for b in batches)
+    return f"{commands / count:.1f} (≤{largest})" if count else "-"
+
+
+def _storage(r: dict[str, Any]) -> str:
+    single, many = r.get("storage_limit"), r.get("storage_limit_concurrent")
+    if single is None:
+        return "-"
+    return f"{single['transactions_per_s']:,.0f} / " + (
+        "-" if many is None else f"{many['transactions_per_s']:,.0f}"
+    )
+
+
 def _ms_per(cpu_percent: float | None, per_s: float) -> str:
     """CPU milliseconds per command, from a CPU share and a rate."""
     if cpu_percent is None or per_s <= 0:
@@ -208,8 +244,9 @@ def _ms_per(cpu_percent: float | None, per_s: float) -> str:
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| scenario | variant | via | tables | actions/s | commands/s | p50 / p95 / p99 ms | "
-        "errors | server CPU | client CPU | server / client ms CPU per command | load |\n"
-        "|---|---|---|---:|---:|---:|---|---:|---:|---:|---|---:|"
+        "errors | server CPU | client CPU | server / client ms CPU per command | "
+        "mean batch | storage limit, 1 / 4 writers, tx/s | load |\n"
+        "|---|---|---|---:|---:|---:|---|---:|---:|---:|---|---|---|---:|"
     )
     lines = [head]
     for r in rows:
@@ -224,7 +261,8 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{r['actions_per_s']:,.0f} | {per_s:,.0f} | "
             f"{load._ms(lat['p50'])} / {load._ms(lat['p95'])} / {load._ms(lat['p99'])} | "
             f"{r['errors']['count']} | {server}% | {client}% | "
-            f"{_ms_per(server, per_s)} / {_ms_per(client, per_s)} | {r['load_before']} |"
+            f"{_ms_per(server, per_s)} / {_ms_per(client, per_s)} | "
+            f"{_mean_batch(r.get('batches'))} | {_storage(r)} | {r['load_before']} |"
         )
     return "\n".join(lines)
 

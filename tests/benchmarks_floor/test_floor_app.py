@@ -1,7 +1,9 @@
 """The stack's floor (``benchmarks/floor_app.py``) as ``benchmarks/stack_floor.py``
-runs it: a real uvicorn process on SQLite, with and without the transaction. An
-action is answered, broadcast to both players' sockets, and (``commit``) in the
-database once answered; and ``cardroom loadtest`` drives it without an error."""
+runs it: a real uvicorn process on SQLite, without the transaction, with one per
+command, and with commands committed together (``group``). An action is answered,
+broadcast to both players' sockets, and (``commit``, ``group``) in the database once
+answered; ``cardroom loadtest`` drives it without an error; and a batch of ``group``
+refuses a stale command without losing the others."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -43,7 +46,7 @@ def _floor_module() -> ModuleType:
 Floor = tuple[str, Path]  # base URL, the SQLite file
 
 
-@pytest.fixture(scope="module", params=["nodb", "commit"])
+@pytest.fixture(scope="module", params=["nodb", "commit", "group"])
 def floor(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Floor]:
@@ -164,11 +167,11 @@ async def play_one_action_each_way(base: str, database: Path, durable: bool) -> 
 
 def test_an_action_is_answered_durable_and_broadcast_to_both_sockets(floor: Floor) -> None:
     base, database = floor
-    durable = httpx.get(f"{base}/healthz").json()["mode"] == "commit"
+    durable = httpx.get(f"{base}/healthz").json()["mode"] != "nodb"
     asyncio.run(play_one_action_each_way(base, database, durable))
 
 
-@pytest.mark.parametrize("floor", ["commit"], indirect=True)
+@pytest.mark.parametrize("floor", ["commit", "group"], indirect=True)
 @pytest.mark.parametrize("via", ["http", "socket"])
 def test_cardroom_loadtest_plays_the_floor_without_errors(
     floor: Floor, tmp_path: Path, via: str
@@ -180,6 +183,98 @@ def test_cardroom_loadtest_plays_the_floor_without_errors(
     assert result["actions"] > 0
     assert result["commands"] > result["actions"], "Continue between hands"
     assert result["latency_ms"]["count"] > 0
-    if httpx.get(f"{base}/healthz").json()["mode"] == "commit":
-        assert len(stored_events(database)) >= result["commands"]
+    mode = httpx.get(f"{base}/healthz").json()["mode"]
+    assert len(stored_events(database)) >= result["commands"]
+    if mode == "group":
+        stats = httpx.get(f"{base}/stats").json()
+        assert stats["commands"] >= result["commands"]
+        assert 0 < stats["batches"] <= stats["commands"]
     assert os.path.exists(tmp_path / "loadtest.json")
+
+
+class Listener:
+    """A stand-in for a player's socket: what the table sent it, and whether each
+    event was already in the database when it was sent."""
+
+    def __init__(self, user_id: int, database: Path) -> None:
+        self.user_id, self.database = user_id, database
+        self.events: list[tuple[int, bool]] = []  # seq, stored when sent
+
+    def push(self, *texts: str) -> None:
+        for text in texts:
+            message = json.loads(text)
+            if message["type"] == "events":
+                seq = message["events"][-1]["seq"]
+                stored = {(g, s) for g, s, _ in stored_events(self.database)}
+                self.events.append((seq, (message["game_id"], seq) in stored))
+
+
+async def play_one_batch(database: Path) -> None:
+    floor_app = _floor_module()
+    url = f"sqlite:///{database}"
+    floor_app.create_schema(url)
+    room = floor_app.Room("group", url, 0)
+    room.loop = asyncio.get_running_loop()
+    room.engine = floor_app.make_engine(floor_app.Settings(database_url=url))
+    try:
+        # Two tables dealt through --mode commit's path (its own transactions).
+        ann, bob, cat, dan = 1, 2, 3, 4
+        first, second = room.create(ann), room.create(cat)
+        room.join(first, bob)
+        room.join(second, dan)
+        table, other = room.tables[first], room.tables[second]
+        listeners = [Listener(ann, database), Listener(bob, database)]
+        table.viewers.extend(listeners)
+        await asyncio.sleep(0)  # the set-up's broadcasts
+        for listener in listeners:
+            listener.events.clear()
+        to_act = table.seats[table.turn].user_id
+        waiting = bob if to_act == ann else ann
+        version = table.version
+        # The second table's row moved behind the process's back: its command passes
+        # the check in memory and is refused by the UPDATE's ``WHERE version = seen``.
+        with room.engine.begin() as connection:
+            connection.execute(
+                floor_app.update(floor_app.games)
+                .where(floor_app.games.c.id == second)
+                .values(version=other.version + 5)
+            )
+        other_to_act = other.seats[other.turn].user_id
+
+        # All queued before the committer starts: one batch.
+        committer = room.committer = floor_app.Committer(room)
+        answers = [
+            committer.submit(first, partial(room.act, first, to_act, version)),
+            committer.submit(first, partial(room.act, first, waiting, version)),  # stale
+            committer.submit(second, partial(room.act, second, other_to_act, other.version)),
+            committer.submit(first, partial(room.act, first, waiting, version + 1)),
+        ]
+        committer.start()
+        done = await asyncio.gather(*answers, return_exceptions=True)
+        committer.stop()
+
+        assert committer.stats()["batches"] == 1
+        assert committer.stats()["commands"] == 4
+        acted, stale, moved_away, answered = done
+        assert isinstance(stale, floor_app.Refusal) and stale.code == "stale_version"
+        assert isinstance(moved_away, floor_app.Refusal), moved_away
+        assert moved_away.code == "stale_version"
+        assert not isinstance(acted, BaseException) and not isinstance(answered, BaseException)
+        assert [acted.version, answered.version] == [version + 1, version + 2]
+        seqs = [acted.events[0].seq, answered.events[0].seq]
+        stored = stored_events(database)
+        assert [(first, seq, "check") for seq in seqs] == [e for e in stored if e[0] == first][-2:]
+        assert not [e for e in stored if e[0] == second and e[2] == "check"]
+        assert other.version == 2, "a refused command leaves its table as it was"
+        for listener in listeners:
+            # Both events, each sent once committed.
+            assert listener.events == [(seqs[0], True), (seqs[1], True)]
+    finally:
+        room.engine.dispose()
+
+
+def test_a_batch_refuses_a_stale_command_and_commits_the_others(tmp_path: Path) -> None:
+    """``--mode group``: four commands in one transaction; the two stale ones (one
+    caught in memory, one by the UPDATE's version check) are refused, and the two
+    others committed, in the database when their events go out, and answered."""
+    asyncio.run(play_one_batch(tmp_path / "floor.db"))
