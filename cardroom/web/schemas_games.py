@@ -738,13 +738,23 @@ def snapshot_text(detail: GameDetail) -> str:
     return to_json(message).decode()
 
 
-def result_text(ref: str, result: PlayResult, events: Sequence[ViewedEvent]) -> str:
-    """``WsResult(ref=ref, result=command_out(result, events)).model_dump_json()``."""
-    answer = {
+def _command_data(result: PlayResult, events: Sequence[ViewedEvent]) -> dict[str, Any]:
+    return {
         "game_id": result.game_id,
         "version": result.version,
         "status": result.status,
         "replayed": result.replayed,
         "events": [event_data(e) for e in events],
     }
-    return to_json({"type": "result", "ref": ref, "result": answer}).decode()
+
+
+def command_json(result: PlayResult, events: Sequence[ViewedEvent]) -> bytes:
+    """``command_out(result, events).model_dump_json()``: a command's HTTP answer, its
+    bytes written without building the models (FastAPI would build them, check them
+    against ``CommandOut`` and write them out again)."""
+    return to_json(_command_data(result, events))
+
+
+def result_text(ref: str, result: PlayResult, events: Sequence[ViewedEvent]) -> str:
+    """``WsResult(ref=ref, result=command_out(result, events)).model_dump_json()``."""
+    return to_json({"type": "result", "ref": ref, "result": _command_data(result, events)}).decode()

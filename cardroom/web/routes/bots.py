@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from pydantic import Field, StrictInt
 
 from cardroom.service import bots
@@ -34,10 +34,14 @@ class BotsIn(_In):
     version: Version | None = None
 
 
-@router.post("/api/games/{game_id}/bots", responses=documented(401, 403, 404, 409, 413, 415, 422))
+@router.post(
+    "/api/games/{game_id}/bots",
+    response_model=CommandOut,
+    responses=documented(401, 403, 404, 409, 413, 415, 422),
+)
 def add_bots(
     body: BotsIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """The host (or an admin) seats practice bots at an ``arena`` game (points, no
     money) that has the seats free: all of them or none (409). A table they fill
     starts by itself."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Path, Query, status
+from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from cardroom.service import game_views, lobby, play
 from cardroom.service.context import ServiceContext
@@ -31,7 +31,7 @@ from cardroom.web.schemas_games import (
     GameOut,
     JoinIn,
     LobbyOut,
-    command_out,
+    command_json,
     event_out,
     game_out,
     lobby_out,
@@ -47,12 +47,22 @@ GameId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The game's id.")]
 OptionalCommand = Annotated[CommandIn, Body(default_factory=CommandIn)]
 
 
-def answer(ctx: ServiceContext, live: Live, result: PlayResult, viewer_id: int) -> CommandOut:
+def answer(
+    ctx: ServiceContext,
+    live: Live,
+    result: PlayResult,
+    viewer_id: int,
+    status_code: int = status.HTTP_200_OK,
+) -> Response:
     """Announce a committed command, then answer it from the same committed rows
-    (who sat where in its hands: from the change the sockets got, when there is one)."""
+    (who sat where in its hands: from the change the sockets got, when there is one).
+    The answer is ``CommandOut`` (each route says so for the API's description),
+    written straight to JSON: returned as a model, FastAPI would copy it, check it
+    against the model and write it out again on every command."""
     change = live.committed(result)
     seats = None if change is None else change.hand_seats
-    return command_out(result, game_views.result_events(ctx, result, viewer_id, seats))
+    events = game_views.result_events(ctx, result, viewer_id, seats)
+    return Response(command_json(result, events), status_code, media_type="application/json")
 
 
 # -- the lobby -------------------------------------------------------------------------
@@ -74,10 +84,10 @@ def my_games(ctx: ContextDep, user: CurrentUser) -> LobbyOut:
     return lobby_out(lobby.my_games(ctx, user.id))
 
 
-@router.post("/api/games", status_code=status.HTTP_201_CREATED, responses=COMMAND)
-def create_game(
-    body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: LiveDep
-) -> CommandOut:
+@router.post(
+    "/api/games", response_model=CommandOut, status_code=status.HTTP_201_CREATED, responses=COMMAND
+)
+def create_game(body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: LiveDep) -> Response:
     """A new game hosted by the viewer, who sits down at once (paying the buy-in)
     unless ``sit`` is false."""
     options = lobby.GameOptions(
@@ -94,7 +104,7 @@ def create_game(
         rules={} if body.rules is None else body.rules.overrides(),
     )
     result = lobby.create_game(ctx, user.id, options, sit=body.sit, seat=body.seat)
-    return answer(ctx, live, result, user.id)
+    return answer(ctx, live, result, user.id, status.HTTP_201_CREATED)
 
 
 # -- a table ---------------------------------------------------------------------------
@@ -124,14 +134,14 @@ def events(
 # -- player commands -----------------------------------------------------------------------
 
 
-@router.post("/api/games/{game_id}/join", responses=COMMAND)
+@router.post("/api/games/{game_id}/join", response_model=CommandOut, responses=COMMAND)
 def join(
     ctx: ContextDep,
     user: CurrentUser,
     live: LiveDep,
     game_id: GameId,
     body: Annotated[JoinIn, Body(default_factory=JoinIn)],
-) -> CommandOut:
+) -> Response:
     """Sit down (paying the buy-in where it is paid at the seat): the seat asked for
     or the first free one. A waiting game that fills up starts by itself."""
     result = lobby.join(
@@ -145,10 +155,10 @@ def join(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/leave", responses=COMMAND)
+@router.post("/api/games/{game_id}/leave", response_model=CommandOut, responses=COMMAND)
 def leave(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Leave: refunded before the start; cashed out at a running cash table (at once,
     or when nothing of yours is left in a pot)."""
     result = lobby.leave(
@@ -157,10 +167,10 @@ def leave(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/cash-out", responses=COMMAND)
+@router.post("/api/games/{game_id}/cash-out", response_model=CommandOut, responses=COMMAND)
 def cash_out(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Cash out of a running cash table: the same as leaving."""
     result = lobby.cash_out(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -168,10 +178,10 @@ def cash_out(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/start", responses=COMMAND)
+@router.post("/api/games/{game_id}/start", response_model=CommandOut, responses=COMMAND)
 def start(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """The host (or an admin) starts the game; the first hand is dealt."""
     result = lobby.start(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -179,10 +189,10 @@ def start(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/continue", responses=COMMAND)
+@router.post("/api/games/{game_id}/continue", response_model=CommandOut, responses=COMMAND)
 def press_continue(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Done reviewing the last hand; the next is dealt once everyone has."""
     result = play.press_continue(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -190,10 +200,10 @@ def press_continue(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/skip-waiting", responses=COMMAND)
+@router.post("/api/games/{game_id}/skip-waiting", response_model=CommandOut, responses=COMMAND)
 def skip_waiting(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """The host (or an admin) deals the next hand without waiting for Continue."""
     result = play.skip_waiting_and_deal(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -201,10 +211,10 @@ def skip_waiting(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/rebuy", responses=COMMAND)
+@router.post("/api/games/{game_id}/rebuy", response_model=CommandOut, responses=COMMAND)
 def rebuy(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Buy in again at a cash table, at zero chips, for exactly the buy-in."""
     result = play.rebuy(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -212,10 +222,10 @@ def rebuy(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/sit-out", responses=COMMAND)
+@router.post("/api/games/{game_id}/sit-out", response_model=CommandOut, responses=COMMAND)
 def sit_out(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Sit out from the next hand on, keeping the seat."""
     result = play.sit_out(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -223,10 +233,10 @@ def sit_out(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/sit-in", responses=COMMAND)
+@router.post("/api/games/{game_id}/sit-in", response_model=CommandOut, responses=COMMAND)
 def sit_in(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> CommandOut:
+) -> Response:
     """Come back after sitting out."""
     result = play.sit_in(
         ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
@@ -234,10 +244,10 @@ def sit_in(
     return answer(ctx, live, result, user.id)
 
 
-@router.post("/api/games/{game_id}/actions", responses=COMMAND)
+@router.post("/api/games/{game_id}/actions", response_model=CommandOut, responses=COMMAND)
 def act(
     body: ActionIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Fold, check, call, bet, raise or go all in, on your turn and within the range
     the table shows (``hand.legal``); ``amount`` is the total bet in the round. Out of
     turn, out of range or against an older ``version``: 409, and nothing changes."""

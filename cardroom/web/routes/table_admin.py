@@ -11,7 +11,7 @@ Two doors to the same use cases:
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from cardroom.service import game_views, lobby, table_admin
 from cardroom.service.context import ServiceContext
@@ -32,7 +32,7 @@ CHANGE = documented(401, 403, 404, 409, 413, 415, 422)
 
 def _fold(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: SeatReasonIn
-) -> CommandOut:
+) -> Response:
     player = game_views.player_named(ctx, game_id, seat=body.seat, player_id=body.player_id)
     result = table_admin.fold_inactive(
         ctx, user.id, game_id, player, body.reason, expected_version=body.version
@@ -42,7 +42,7 @@ def _fold(
 
 def _remove(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: SeatReasonIn
-) -> CommandOut:
+) -> Response:
     player = game_views.player_named(ctx, game_id, seat=body.seat, player_id=body.player_id)
     result = table_admin.remove_idle(
         ctx, user.id, game_id, player, body.reason, expected_version=body.version
@@ -52,21 +52,21 @@ def _remove(
 
 def _pause(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
-) -> CommandOut:
+) -> Response:
     result = table_admin.pause(ctx, user.id, game_id, body.reason, expected_version=body.version)
     return answer(ctx, live, result, user.id)
 
 
 def _resume(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
-) -> CommandOut:
+) -> Response:
     result = table_admin.resume(ctx, user.id, game_id, body.reason, expected_version=body.version)
     return answer(ctx, live, result, user.id)
 
 
 def _cancel(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonIn
-) -> CommandOut:
+) -> Response:
     result: PlayResult = lobby.cancel_game(ctx, user.id, game_id, body.reason)
     return answer(ctx, live, result, user.id)
 
@@ -74,44 +74,44 @@ def _cancel(
 # -- the host (or an admin) --------------------------------------------------------------
 
 
-@host.post("/{game_id}/fold", responses=CHANGE)
+@host.post("/{game_id}/fold", response_model=CommandOut, responses=CHANGE)
 def fold(
     body: SeatReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Fold an inactive player's hand now (an admin; the host where the rules set a
     wait, once it is over). Chips already in stay in the pot."""
     return _fold(ctx, live, user, game_id, body)
 
 
-@host.post("/{game_id}/remove-seat", responses=CHANGE)
+@host.post("/{game_id}/remove-seat", response_model=CommandOut, responses=CHANGE)
 def remove_seat(
     body: SeatReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Take an idle player off the table, cashing them out (an admin; the host where
     idle seats are removable)."""
     return _remove(ctx, live, user, game_id, body)
 
 
-@host.post("/{game_id}/pause", responses=CHANGE)
+@host.post("/{game_id}/pause", response_model=CommandOut, responses=CHANGE)
 def pause(
     body: ReasonCommandIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Hold the table: the hand being played goes on, no new one is dealt."""
     return _pause(ctx, live, user, game_id, body)
 
 
-@host.post("/{game_id}/resume", responses=CHANGE)
+@host.post("/{game_id}/resume", response_model=CommandOut, responses=CHANGE)
 def resume(
     body: ReasonCommandIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Let the table play again; a hand that is due is dealt at once."""
     return _resume(ctx, live, user, game_id, body)
 
 
-@host.post("/{game_id}/cancel", responses=CHANGE)
+@host.post("/{game_id}/cancel", response_model=CommandOut, responses=CHANGE)
 def cancel(
     body: ReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Cancel a game that has not started; every buy-in is refunded."""
     return _cancel(ctx, live, user, game_id, body)
 
@@ -119,41 +119,41 @@ def cancel(
 # -- admins only --------------------------------------------------------------------------
 
 
-@admin.post("/{game_id}/fold", responses=CHANGE)
+@admin.post("/{game_id}/fold", response_model=CommandOut, responses=CHANGE)
 def admin_fold(
     body: SeatReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Fold an inactive player's hand now; chips already in stay in the pot."""
     return _fold(ctx, live, user, game_id, body)
 
 
-@admin.post("/{game_id}/remove-seat", responses=CHANGE)
+@admin.post("/{game_id}/remove-seat", response_model=CommandOut, responses=CHANGE)
 def admin_remove_seat(
     body: SeatReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Take an idle player off the table between hands, cashing them out."""
     return _remove(ctx, live, user, game_id, body)
 
 
-@admin.post("/{game_id}/pause", responses=CHANGE)
+@admin.post("/{game_id}/pause", response_model=CommandOut, responses=CHANGE)
 def admin_pause(
     body: ReasonCommandIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Hold the table: the hand being played goes on, no new one is dealt."""
     return _pause(ctx, live, user, game_id, body)
 
 
-@admin.post("/{game_id}/resume", responses=CHANGE)
+@admin.post("/{game_id}/resume", response_model=CommandOut, responses=CHANGE)
 def admin_resume(
     body: ReasonCommandIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Let the table play again."""
     return _resume(ctx, live, user, game_id, body)
 
 
-@admin.post("/{game_id}/cancel", responses=CHANGE)
+@admin.post("/{game_id}/cancel", response_model=CommandOut, responses=CHANGE)
 def admin_cancel(
     body: ReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> CommandOut:
+) -> Response:
     """Cancel a game that has not started; every buy-in is refunded."""
     return _cancel(ctx, live, user, game_id, body)
