@@ -3,33 +3,51 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One stamp for what the room needs to run, one for the test tools on top of it.
+ROOM_STAMP := $(VENV)/.installed-room
+TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck pytest clean
+.PHONY: run test install admin lint typecheck pytest clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# `make run` installs the room alone; the test tools (pytest, mypy, Playwright,
+# PokerKit, schemathesis) and the load test's extra come with `make test`.
+$(ROOM_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(ROOM_STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(ROOM_STAMP) $(TEST_STAMP)
 
-install: $(STAMP)
+install: $(TEST_STAMP)
 
-run: $(STAMP)
+run: $(ROOM_STAMP)
 	mkdir -p var
 	$(BIN)/cardroom db upgrade
 	$(BIN)/cardroom serve --host $(HOST) --port $(PORT)
 
-lint: $(STAMP)
+# An account from the command line, e.g. the first admin: make admin NAME=boss
+# (asks for the password in a terminal; a script pipes it in on standard input).
+admin: $(ROOM_STAMP)
+	@test -n "$(NAME)" || { echo "Say whose account: make admin NAME=boss" >&2; exit 2; }
+	mkdir -p var
+	$(BIN)/cardroom db upgrade
+	$(BIN)/cardroom admin create-user '$(NAME)' --admin
+
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check cardroom tests benchmarks scripts
 	$(BIN)/ruff format --check cardroom tests benchmarks scripts
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(BIN)/mypy cardroom
 
-pytest: $(STAMP)
+pytest: $(TEST_STAMP)
 	scripts/ensure-services
 	scripts/ensure-chromium
 	$(BIN)/pytest -q

@@ -1,6 +1,7 @@
 """``cardroom admin``: the operator's console.
 
     $ cardroom admin create-user boss --admin        # asks for the password
+    $ printf '%s\n' "$PW" | cardroom admin create-user boss --admin   # a script
     $ cardroom admin grant alice 12.50 --reason "lost to a server restart"
     $ cardroom admin remove alice 5 --reason "duplicate grant"
     $ cardroom admin suspend alice --reason "collusion"
@@ -80,8 +81,17 @@ def run_create_user(args: argparse.Namespace) -> int:
 
 
 def ask_password() -> str:
+    """In a terminal, asked twice without echo; otherwise the first line of standard
+    input, so a script can pipe the password in without putting it on the command
+    line, where other users of the machine could read it."""
     if not sys.stdin.isatty():
-        raise CommandError("Give --password, or run this in a terminal to be asked for it.")
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            raise CommandError(
+                "No password: pipe it in on the first line of standard input, give "
+                "--password, or run this in a terminal to be asked for it."
+            )
+        return line
     password = getpass.getpass("Password: ")
     if getpass.getpass("Password again: ") != password:
         raise CommandError("The two passwords differ; nothing was created.")

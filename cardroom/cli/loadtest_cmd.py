@@ -107,9 +107,29 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+# The load test's own libraries: an extra, since the room itself runs without them.
+LOAD_EXTRA = ("aiohttp", "websockets", "matplotlib")
+
+
+def require_load_extra() -> None:
+    """Say in one sentence what to install, rather than fail on an import half-way."""
+    missing = []
+    for name in LOAD_EXTRA:
+        try:
+            __import__(name)
+        except ModuleNotFoundError:
+            missing.append(name)
+    if missing:
+        raise CommandError(
+            f"The load test needs {', '.join(missing)}: install its extra with "
+            "`.venv/bin/pip install -e '.[load]'` (`make test` installs it)."
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
+    require_load_extra()
     from cardroom.loadtest import LoadPlan, PlanError, run_load_test
     from cardroom.loadtest.runner import LoadTestError
 

@@ -2,6 +2,9 @@
 
     $ cardroom serve --host 127.0.0.1 --port 8000
     Cardroom is serving http://127.0.0.1:8000 (database sqlite:///./var/cardroom.db).
+    Open http://127.0.0.1:8000 in a browser and sign up: each new player gets
+    $100.00 of play money.
+    Make an admin from another terminal: .venv/bin/cardroom admin create-user NAME --admin
     ...
 
 Before starting it checks, and says in one sentence, what would make the server
@@ -13,13 +16,17 @@ from __future__ import annotations
 
 import argparse
 import errno
+import shutil
 import socket
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, database_errors, load_settings, shown_url
 from cardroom.config import ConfigError, Settings
+from cardroom.service.amounts import format_cents
 from cardroom.service.context import ServiceContext
 from cardroom.service.health import DatabaseState, database_state
 
@@ -74,8 +81,13 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{_url_host(args.host)}:{args.port}"
     print(f"Cardroom is serving {url} (database {shown_url(settings)}).", flush=True)
     print(
-        f"Sign up with POST {url}/api/accounts/sign-up (the API is described at "
-        f"{url}/docs); make an admin with: cardroom admin create-user NAME --admin",
+        f"Open {url} in a browser and sign up: each new player gets "
+        f"{format_cents(settings.starting_balance_cents)} of play money.",
+        flush=True,
+    )
+    print(
+        f"Make an admin from another terminal: {own_command()} admin create-user NAME "
+        f"--admin (the API is described at {url}/docs).",
         flush=True,
     )
     uvicorn.run(
@@ -93,6 +105,26 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=args.ws_compression,
     )
     return 0
+
+
+def own_command() -> str:
+    """How to run this program again from the same folder: the bare name when PATH
+    finds this very program, else its path, since after `make run` it lives in
+    .venv/bin, which is not on PATH (a bare `cardroom` there is "command not found")."""
+    program = Path(sys.argv[0])
+    if program.name != "cardroom":  # python -m cardroom
+        return f"{_shown_path(Path(sys.executable))} -m cardroom"
+    found = shutil.which("cardroom")
+    if found is not None and Path(found).resolve() == program.resolve():
+        return "cardroom"
+    return _shown_path(program)
+
+
+def _shown_path(path: Path) -> str:
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _web_settings(args: argparse.Namespace) -> WebSettings:

@@ -3,6 +3,7 @@ audit``. A refusal is one sentence and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -221,16 +222,34 @@ def test_create_user_asks_for_the_password_in_a_terminal(
         ctx.close()
 
 
+def test_create_user_reads_a_piped_password(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README's `printf ... | cardroom admin create-user NAME --admin`: the first line
+    of standard input is the password, its line ending not part of it."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("piped secret\r\nignored\n"))
+    assert run(capsys, "admin", "create-user", "boss", "--admin")[0] == 0
+
+    from cardroom.service import accounts
+    from cardroom.service.context import ServiceContext
+
+    ctx = ServiceContext.start(Settings.from_environ())
+    try:
+        assert accounts.sign_in(ctx, "boss", "piped secret").user.is_admin
+    finally:
+        ctx.close()
+
+
 def test_create_user_refuses_mismatched_or_missing_passwords(
     url: str,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     unchanged: Unchanged,
 ) -> None:
-    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # piped, but nothing in it
     with unchanged():
         status, _, err = run(capsys, "admin", "create-user", "boss")
-    assert status == 2 and "Give --password, or run this in a terminal" in err
+    assert status == 2 and "No password: pipe it in on the first line" in err
 
     answers = iter(["one password", "another one"])
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)

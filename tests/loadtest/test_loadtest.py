@@ -189,3 +189,22 @@ def test_a_table_on_one_server_or_its_players_spread() -> None:
     assert servers_for_table(urls, 3, 2, "table") == [urls[1], urls[1]]
     assert servers_for_table(urls, 3, 2, "player") == [urls[1], urls[0]]
     assert set(servers_for_table(urls, 0, 6, "player")) == set(urls)
+
+
+def test_without_its_extra_the_load_test_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make run` installs the room without the load test's libraries: the command then
+    names the extra in one sentence instead of failing on an import."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_aiohttp(name: str, *args: object, **kwargs: object) -> object:
+        if name == "aiohttp":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", without_aiohttp)
+    with pytest.raises(CommandError, match=r"needs aiohttp: install its extra .*\[load\]"):
+        _run_cli(["--url", "http://127.0.0.1:1", "--tables", "1", "--duration", "1"])

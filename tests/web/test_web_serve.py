@@ -4,6 +4,8 @@ starting (as sentences, never tracebacks)."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -87,9 +89,10 @@ def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Po
 
 @pytest.mark.slow
 def test_cardroom_serve_runs_the_room_over_real_http(
-    server: tuple[str, subprocess.Popen[bytes], Path],
+    server: tuple[str, subprocess.Popen[bytes], Path], sqlite_url: str, tmp_path: Path
 ) -> None:
     base, process, output = server
+    folder = tmp_path
     with httpx.Client(base_url=base, timeout=10) as client:
         assert client.get("/healthz").json() == {"status": "ok", "database": "ready"}
         body = {"name": "alice", "password": PASSWORD}
@@ -112,8 +115,42 @@ def test_cardroom_serve_runs_the_room_over_real_http(
     assert process.wait(timeout=15) == 0
     printed = output.read_text()
     assert f"Cardroom is serving {base} (database sqlite:///" in printed
-    assert "make an admin with: cardroom admin create-user NAME --admin" in printed
+    assert f"Open {base} in a browser and sign up: each new player gets $100.00" in printed
     assert "Traceback" not in printed
+    # The admin command it prints works as printed, from the folder it was served
+    # from, with the password piped in (README's words).
+    shown = re.search(r"Make an admin from another terminal: (.+) admin create-user NAME", printed)
+    assert shown is not None, printed
+    command = [*shlex.split(shown.group(1)), "admin", "create-user", "boss", "--admin"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
+    env["CARDROOM_DATABASE_URL"] = sqlite_url
+    env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    done = subprocess.run(
+        command, input="long enough\n", capture_output=True, text=True, env=env, cwd=folder
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Created admin boss with a balance of")
+
+
+def test_the_printed_command_is_the_one_path_finds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """After `make run` cardroom lives in .venv/bin, not on PATH: the bare name would be
+    "command not found", so the path is printed; on PATH, the bare name."""
+    from cardroom.cli.serve_cmd import own_command
+
+    program = tmp_path / ".venv" / "bin" / "cardroom"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [str(program), "serve"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert own_command() == ".venv/bin/cardroom"
+    monkeypatch.setenv("PATH", f"{program.parent}:/usr/bin:/bin")
+    assert own_command() == "cardroom"
+    monkeypatch.setattr("sys.argv", ["/somewhere/cardroom/__main__.py", "serve"])
+    assert own_command().endswith(" -m cardroom")
 
 
 def test_serve_refuses_a_database_that_is_not_migrated(
