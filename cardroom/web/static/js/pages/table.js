@@ -309,13 +309,16 @@ function renderTools() {
     h("button", {
       type: "button", class: cls, "data-command": path,
       onclick: async (event) => {
+        // The event's currentTarget is null once the handler has awaited anything
+        // (the dialog): keep the button itself.
+        const target = event.currentTarget;
         if (confirmText && !(await confirm(label, confirmText))) return;
-        event.currentTarget.disabled = true;
+        target.disabled = true;
         try {
           await command(path);
           announce(`${label}: done.`);
         } catch {
-          // shown
+          target.disabled = false; // refused (the reason is shown): free to try again
         }
       },
     }, label);
