@@ -11,7 +11,6 @@ from playwright.sync_api import Browser, Locator, expect
 
 from tests.ui.kit import Account, Player, ready, unique_name
 
-
 T = TypeVar("T")
 
 
