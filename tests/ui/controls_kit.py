@@ -60,6 +60,12 @@ def to_act(accounts: list[Account], game_id: int) -> Account:
     raise AssertionError("nobody may act")
 
 
+def new_game(host: Account, **body: Any) -> int:
+    """A game made over the API by ``host`` (seated), from House cash defaults."""
+    wanted = {"preset": "house", "format": "cash", "seats": 3, "buy_in": 1000, **body}
+    return int(host.call("POST", "/api/games", wanted)["game_id"])
+
+
 def account(base: str, prefix: str) -> Account:
     return Account(base, unique_name(prefix))
 

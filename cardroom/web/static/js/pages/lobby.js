@@ -5,6 +5,7 @@ import { listenForNotices, markReady, refreshBalance, showError, startPage } fro
 import { allowedSchedules, createRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
+import { joinShortfall } from "../joining.js";
 import { FORMAT_NAMES, PRESETS, blindsText, presetTitle } from "../rules.js";
 
 const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused" };
@@ -16,7 +17,7 @@ function canJoin(game, mine) {
   return game.format !== "tournament"; // cash tables take players while they run
 }
 
-function gameRow(game, mine) {
+function gameRow(game, mine, balanceCents) {
   const box = $("[data-error]");
   const act = (path, done) => async (event) => {
     const button = event.currentTarget;
@@ -26,18 +27,23 @@ function gameRow(game, mine) {
       await post(`/api/games/${game.id}/${path}`, {});
       await done();
     } catch (error) {
-      showError(box, error);
       button.disabled = false;
       await load();
+      showError(box, error); // after the reload, which must not wipe the reason
     }
   };
   const open = h("a", { class: "button", href: `/games/${game.id}` }, mine ? "Open" : "Watch");
   const buttons = [open];
   if (canJoin(game, mine)) {
+    const short = joinShortfall(game.buy_in, balanceCents, { paysMoney: game.pays_money, format: game.format });
+    const noteId = `join-note-${game.id}`;
     buttons.push(
-      h("button", { type: "button", class: "primary", onclick: act("join", () => location.assign(`/games/${game.id}`)) },
-        `Join for ${chips(game.buy_in, game.pays_money)}`),
+      h("button", {
+        type: "button", class: "primary", disabled: Boolean(short), "aria-describedby": short ? noteId : null,
+        onclick: act("join", () => location.assign(`/games/${game.id}`)),
+      }, `Join for ${chips(game.buy_in, game.pays_money)}`),
     );
+    if (short) buttons.push(h("span", { class: "field-hint", id: noteId, "data-join-note": "" }, short));
   }
   if (mine && game.status === "waiting") {
     if (user && game.host_id === user.id) {
@@ -70,19 +76,24 @@ function gameRow(game, mine) {
 }
 
 let loading = null;
+let loadFailed = false;
 export async function load() {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const [lobby, mine] = await Promise.all([get("/api/games"), get("/api/me/games")]);
+      const [lobby, mine, cents] = await Promise.all([get("/api/games"), get("/api/me/games"), refreshBalance()]);
       const myIds = new Set(mine.games.map((g) => g.id));
-      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true)));
+      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true, cents)));
       $("[data-mine-section]").hidden = mine.games.length === 0;
       const others = lobby.games.filter((g) => !myIds.has(g.id));
-      fill($("[data-games]"), others.map((g) => gameRow(g, false)));
+      fill($("[data-games]"), others.map((g) => gameRow(g, false, cents)));
       $("[data-empty]").hidden = others.length > 0;
-      showError($("[data-error]"), null);
+      // Only the reload's own failure is cleared by a reload that works: a refused
+      // command's reason stays until the player does something else.
+      if (loadFailed) showError($("[data-error]"), null);
+      loadFailed = false;
     } catch (error) {
+      loadFailed = true;
       showError($("[data-error]"), error);
     } finally {
       loading = null;

@@ -11,6 +11,7 @@ import { notifyTurn, turnNotificationState } from "../notify.js";
 import { prefs, setPref } from "../prefs.js";
 import { FORMAT_NAMES, blindsText, presetTitle, tableRules } from "../rules.js";
 import { Names, describe, handResult, resultLines } from "../story.js";
+import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
 import { GameSocket } from "../ws.js";
@@ -294,6 +295,12 @@ function shortText(card) {
   return `${card[0] === "T" ? "10" : card[0]}${SUIT[card[1]] || ""}`;
 }
 
+/** The balance the page's bar shows, in cents (null before it is known). */
+function knownBalance() {
+  const cents = $("[data-balance]").dataset.cents;
+  return cents === undefined ? null : Number(cents);
+}
+
 function isHostOrAdmin() {
   return state.me && state.game && (state.me.id === state.game.summary.host_id || state.me.role === "admin");
 }
@@ -325,7 +332,12 @@ function renderTools() {
   if (!seat) {
     const open = s.status === "waiting" || (s.format !== "tournament" && ["running", "paused"].includes(s.status));
     if (open && game.viewer_cost !== null && s.seats_taken < s.seat_count) {
-      tools.push(h("button", { type: "button", class: "primary", "data-command": "join", onclick: () => sit(null) }, `Join for ${money(game.viewer_cost)}`));
+      const short = joinShortfall(game.viewer_cost, knownBalance(), { paysMoney: s.pays_money, format: s.format });
+      tools.push(h("button", {
+        type: "button", class: "primary", "data-command": "join", disabled: Boolean(short),
+        "aria-describedby": short ? "join-note" : null, onclick: () => sit(null),
+      }, `Join for ${money(game.viewer_cost)}`));
+      if (short) tools.push(h("span", { class: "field-hint", id: "join-note", "data-join-note": "" }, short));
     } else if (s.status !== "finished" && s.status !== "cancelled") {
       tools.push(h("span", { class: "muted" }, "You are watching."));
     }
