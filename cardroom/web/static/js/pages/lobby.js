@@ -6,9 +6,8 @@ import { allowedSchedules, createRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
 import { joinShortfall } from "../joining.js";
-import { FORMAT_NAMES, PRESETS, blindsText, presetTitle } from "../rules.js";
+import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
 
-const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused" };
 let user = null;
 
 function canJoin(game, mine) {

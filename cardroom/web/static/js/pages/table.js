@@ -10,7 +10,7 @@ import { chips, countdown } from "../format.js";
 import { notifyTurn, turnNotificationState } from "../notify.js";
 import { prefs, setPref } from "../prefs.js";
 import { FORMAT_NAMES, blindsText, presetTitle, tableRules } from "../rules.js";
-import { Names, describe, handResult, resultLines } from "../story.js";
+import { Names, describe, handResult, resultLines, settlementLines } from "../story.js";
 import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
@@ -256,6 +256,8 @@ function renderResult() {
   if (!result) return;
   $("[data-result-title]").textContent = `Hand #${result.number}`;
   const lines = resultLines(result, state.names, money).map((line) => h("li", {}, line));
+  const settled = settlementLines(result, state.names, money, { buyIn: game.summary.buy_in, me: state.me && state.me.id });
+  for (const line of settled) lines.push(h("li", { "data-settled": "" }, line));
   for (const shown of result.shown) {
     lines.push(h("li", {}, `${state.names.seat(shown.seat)} showed `,
       h("span", { class: "sr-only" }, cardsName(shown.cards)),
