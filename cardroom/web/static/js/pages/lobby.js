@@ -2,7 +2,7 @@
 
 import { get, post } from "../api.js";
 import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
-import { allowedSchedules, createRequest } from "../create-game.js";
+import { allowedSchedules, createRequest, practiceRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
 import { joinShortfall } from "../joining.js";
@@ -108,7 +108,10 @@ function updateForm(form) {
   const format = form.elements.format;
   const previous = format.value;
   fill(format, preset.formats.map((f) => h("option", { value: f, selected: f === previous }, FORMAT_NAMES[f])));
-  $("[data-preset-hint]").textContent = preset.blurb;
+  // Bots sit only at points tables: say so where those are chosen.
+  $("[data-preset-hint]").textContent = preset.points
+    ? `${preset.blurb} Practice bots can take the free seats from the table, or use "Play against bots" above.`
+    : preset.blurb;
   $("[data-buy-in-label]").textContent = preset.points
     ? "Starting points"
     : format.value === "tournament" ? "Entry ($)" : "Buy-in ($)";
@@ -160,11 +163,35 @@ async function create(event) {
   }
 }
 
+/** "Play against bots": a points table made, the bots seated, the table opened. */
+async function playBots(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const box = $("[data-practice-error]");
+  showError(box, null);
+  const values = formValues(form);
+  const button = form.querySelector("button[type=submit]");
+  let made = null;
+  button.disabled = true;
+  try {
+    const count = Number(values.count);
+    made = await post("/api/games", practiceRequest(count));
+    await post(`/api/games/${made.game_id}/bots`, { level: values.level, count });
+    location.assign(`/games/${made.game_id}`);
+  } catch (error) {
+    showError(box, error);
+    button.disabled = false;
+    // made but the bots refused: the table's own form can seat them
+    if (made) location.assign(`/games/${made.game_id}`);
+  }
+}
+
 async function main() {
   user = await startPage();
   const form = $("[data-create]");
   form.addEventListener("change", () => updateForm(form));
   form.addEventListener("submit", create);
+  $("[data-practice-form]").addEventListener("submit", playBots);
   updateForm(form);
   markReady();
   await load();
