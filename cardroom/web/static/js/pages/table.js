@@ -168,7 +168,8 @@ function ingest(events) {
   while (log.childElementCount > 200) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
   state.events = state.events.concat(fresh).slice(-KEEP_EVENTS);
-  if (moneyMoved && !quiet) refreshBalance();
+  // Drawn again with the new balance: the Join button says whether it covers a seat.
+  if (moneyMoved && !quiet) refreshBalance().then(() => state.game && render());
   if (state.game) render(); // the result and its winners come from the events
 }
 
