@@ -9,7 +9,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.ui.conftest import Room
-from tests.ui.controls_kit import account, at_table, balance, no_page_errors, seat_of
+from tests.ui.controls_kit import account, act, at_table, balance, no_page_errors, seat_of
+from tests.ui.kit import heads_up_game
 
 pytestmark = pytest.mark.slow
 
@@ -69,5 +70,34 @@ def test_the_rooms_refusal_of_a_join_stays_on_the_page(room: Room, browser: Brow
     player.page.wait_for_timeout(1000)  # the lobby reloads after a refusal: it stays
     expect(error).to_contain_text("full")
     assert seat_of(late, game_id) is None and balance(late) == 10000
+    no_page_errors(player)
+    player.context.close()
+
+
+def test_a_rejoin_within_two_hours_says_its_price_before_it_joins(
+    room: Room, browser: Browser
+) -> None:
+    host, guest = account(room.base, "host"), account(room.base, "guest")
+    game_id = heads_up_game(host, guest)
+    act(host, game_id, "fold")  # the guest has $10.10 in front of him
+    guest.call("POST", f"/api/games/{game_id}/cash-out", {})
+    assert balance(guest) == 10010
+    player = guest.open(browser)
+    player.visit(room.url("/"))
+    row = player.page.locator(f"tr[data-game='{game_id}']")
+    row.get_by_role("button", name="Join for $10.00").click()
+    # the room asks the larger of the buy-in and what he left with: said, not paid
+    join = row.get_by_role("button", name="Join for $10.10")
+    expect(join).to_be_enabled()
+    expect(row.locator("[data-join-note]")).to_have_text(
+        "Rejoining within two hours costs $10.10, the larger of the buy-in and what you"
+        " cashed out with. Press again to join."
+    )
+    assert seat_of(guest, game_id) is None and balance(guest) == 10010
+    join.click()
+    player.page.wait_for_url(room.url(f"/games/{game_id}"))
+    seat = seat_of(guest, game_id)
+    assert seat is not None and seat["stack"] == 1010, seat
+    assert balance(guest) == 9000
     no_page_errors(player)
     player.context.close()

@@ -9,6 +9,7 @@ import { joinShortfall } from "../joining.js";
 import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
 
 let user = null;
+const seatCosts = new Map(); // game id -> what a seat costs this player, once asked
 
 function canJoin(game, mine) {
   if (mine || game.seats_taken >= game.seat_count) return false;
@@ -34,15 +35,38 @@ function gameRow(game, mine, balanceCents) {
   const open = h("a", { class: "button", href: `/games/${game.id}` }, mine ? "Open" : "Watch");
   const buttons = [open];
   if (canJoin(game, mine)) {
-    const short = joinShortfall(game.buy_in, balanceCents, { paysMoney: game.pays_money, format: game.format });
+    const cost = seatCosts.get(game.id) ?? game.buy_in;
+    const short = joinShortfall(cost, balanceCents, { paysMoney: game.pays_money, format: game.format });
+    const note = short || (cost > game.buy_in
+      ? `Rejoining within two hours costs ${chips(cost, game.pays_money)}, the larger of the buy-in and what you cashed out with. Press again to join.`
+      : null);
     const noteId = `join-note-${game.id}`;
+    const joined = act("join", () => location.assign(`/games/${game.id}`));
     buttons.push(
       h("button", {
-        type: "button", class: "primary", disabled: Boolean(short), "aria-describedby": short ? noteId : null,
-        onclick: act("join", () => location.assign(`/games/${game.id}`)),
-      }, `Join for ${chips(game.buy_in, game.pays_money)}`),
+        type: "button", class: "primary", disabled: Boolean(short), "aria-describedby": note ? noteId : null,
+        onclick: async (event) => {
+          const button = event.currentTarget;
+          // The list shows the buy-in; a rejoin may cost more: ask the table first,
+          // and say a new price instead of paying it unseen.
+          button.disabled = true;
+          let now = cost;
+          try {
+            now = (await get(`/api/games/${game.id}`)).viewer_cost ?? cost;
+          } catch {
+            // the join itself will say what is wrong
+          }
+          if (now !== cost) {
+            seatCosts.set(game.id, now);
+            await load();
+            return;
+          }
+          button.disabled = false;
+          await joined({ currentTarget: button });
+        },
+      }, `Join for ${chips(cost, game.pays_money)}`),
     );
-    if (short) buttons.push(h("span", { class: "field-hint", id: noteId, "data-join-note": "" }, short));
+    if (note) buttons.push(h("span", { class: "field-hint", id: noteId, "data-join-note": "" }, note));
   }
   if (mine && game.status === "waiting") {
     if (user && game.host_id === user.id) {
