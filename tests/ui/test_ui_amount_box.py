@@ -115,3 +115,20 @@ def test_all_in_only_when_chosen(turn: Turn) -> None:
     assert bet == 1000, bet
     hand = game(turn.host, turn.game_id)["hand"]
     assert any(p["all_in"] for p in hand["players"]), hand["players"]
+
+
+def test_the_box_and_its_note_fit_a_phone(room: Room, browser: Browser, artifacts: Path) -> None:
+    host, guest = account(room.base, "host"), account(room.base, "guest")
+    game_id = heads_up_game(host, guest)
+    player = host.open(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
+    player.visit(f"{room.base}/games/{game_id}")
+    box = player.page.locator("[data-actions] [data-amount]")
+    box.fill("999")
+    note = player.page.locator("[data-actions] [data-amount-note]")
+    expect(note).to_contain_text("more than the most")
+    expect(note).to_be_in_viewport()
+    width = player.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    player.shot(artifacts, "amount-box-too-much-phone")
+    no_page_errors(player)
+    player.context.close()
