@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 
 from tests.ui.conftest import Room
-from tests.ui.controls_kit import account, at_table, game, no_page_errors, until
+from tests.ui.controls_kit import account, at_table, game, no_page_errors, to_act, until
 from tests.ui.kit import Account, Player, heads_up_game
 
 pytestmark = pytest.mark.slow
@@ -130,5 +130,32 @@ def test_the_box_and_its_note_fit_a_phone(room: Room, browser: Browser, artifact
     width = player.page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     player.shot(artifacts, "amount-box-too-much-phone")
+    no_page_errors(player)
+    player.context.close()
+
+
+def test_at_a_points_table_the_box_is_in_points(room: Room, browser: Browser) -> None:
+    host, guest = account(room.base, "host"), account(room.base, "guest")
+    body = {"preset": "arena", "format": "tournament", "seats": 2, "buy_in": 1000,
+            "small_blind": 10, "big_blind": 20, "blinds_every_hands": 10}  # fmt: skip
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    guest.call("POST", f"/api/games/{game_id}/join", {})
+    first = to_act([host, guest], game_id)
+    player = at_table(browser, first, room.base, game_id)
+    bar = player.page.locator("[data-actions]")
+    expect(bar.locator("[data-amount-unit]")).to_have_text("points")
+    expect(bar.locator("[data-amount-note]")).to_have_text("From 40 to 1,000 points.")
+    bar.locator("[data-amount]").fill("0.5")
+    expect(bar.locator("[data-amount-note]")).to_have_text(
+        "Type a whole number of points, such as 40."
+    )
+    expect(bar.locator("[data-bet]")).to_be_disabled()
+    bar.locator("[data-amount]").fill("60")
+    expect(bar.locator("[data-bet]")).to_have_text("Raise to 60")
+    bar.locator("[data-amount]").press("Enter")
+    table = until(
+        lambda: game(first, game_id), lambda g: any(p["bet"] == 60 for p in g["hand"]["players"])
+    )
+    assert any(p["bet"] == 60 for p in table["hand"]["players"]), table["hand"]["players"]
     no_page_errors(player)
     player.context.close()
