@@ -14,6 +14,7 @@ from tests.ui.controls_kit import (
     balance,
     confirm_yes,
     game,
+    new_game,
     no_page_errors,
     seat_command,
     seat_of,
@@ -136,5 +137,18 @@ def test_rebuy_at_zero_chips(room: Room, browser: Browser) -> None:
     assert seat is not None and seat["stack"] == 1000, seat
     assert balance(loser) == before - 1000
     expect(player.page.locator("[data-balance]")).to_have_text(f"${(before - 1000) / 100:.2f}")
+    no_page_errors(player)
+    player.context.close()
+
+
+def test_leave_a_waiting_tournament_refunds_the_entry(room: Room, browser: Browser) -> None:
+    host, guest = account(room.base, "host"), account(room.base, "guest")
+    game_id = new_game(host, format="tournament", buy_in=500)
+    guest.call("POST", f"/api/games/{game_id}/join", {})
+    assert balance(guest) == 9500
+    player = at_table(browser, guest, room.base, game_id)
+    seat_command(player, "Leave (refund the entry)").click()
+    assert until(lambda: seat_of(guest, game_id), lambda s: s is None) is None
+    assert balance(guest) == 10000
     no_page_errors(player)
     player.context.close()
