@@ -65,7 +65,7 @@ def test_account_history_and_rules(room: Room, browser: Browser, artifacts: Path
     page.wait_for_url(room.url(f"/games/{game_id}/history"))
     ready(page)
     row = page.locator("[data-hands] tr[data-hand='1']")
-    expect(row).to_contain_text(f"Pot $0.20: {guest.name} wins.")
+    expect(row).to_contain_text(f"Everyone else folded: {guest.name} wins $0.20.")
     expect(row).to_contain_text("−$0.10")
     row.get_by_role("button", name="Replay hand 1").click()
     replay = page.locator("[data-replay]")
@@ -155,7 +155,7 @@ def test_admin_grants_folds_an_inactive_player_and_pauses(
     ).click()
     dialog.get_by_label("Reason").fill("Maintenance")
     dialog.get_by_role("button", name="Do it").click()
-    expect(page.locator(f"[data-tables] tr[data-game='{game_id}']")).to_contain_text("paused")
+    expect(page.locator(f"[data-tables] tr[data-game='{game_id}']")).to_contain_text("Paused")
     assert host.call("GET", f"/api/games/{game_id}")["summary"]["status"] == "paused"
     page.reload()
     log = page.locator("[data-actions]")

@@ -139,7 +139,7 @@ def test_two_players_play_to_a_fold_and_a_showdown(
     for p in players:
         result = p.page.locator("[data-result]")
         expect(result).to_be_visible()
-        expect(result).to_contain_text(f"Pot $0.20: {winner.name} wins.")
+        expect(result).to_contain_text(f"Everyone else folded: {winner.name} wins $0.20.")
         expect(seat(p, folder.name).locator(".stack")).to_contain_text("$9.90")
         expect(seat(p, winner.name).locator(".stack")).to_contain_text("$10.10")
         # the folded hand and the uncontested winner's hand stay hidden

@@ -32,6 +32,17 @@ export function sizing(legal, pot, myBet) {
   return { kind, min: legal.min_to, max: legal.max_to, allIn: legal.all_in_to, presets };
 }
 
+/**
+ * Whether a total the player typed may be sent: "ok", "not_an_amount", "below" the
+ * legal minimum or "above" the maximum. Never clamped: 999 typed is not an all-in.
+ */
+export function checkTo(size, to) {
+  if (!Number.isInteger(to)) return "not_an_amount";
+  if (to < size.min) return "below";
+  if (to > size.max) return "above";
+  return "ok";
+}
+
 /** What a press of the bet/raise button sends for a chosen total. */
 export function betAction(size, to) {
   const amount = Math.min(size.max, Math.max(size.min, to));

@@ -96,3 +96,16 @@ export function allowedSchedules(presetName, format) {
       return [];
   }
 }
+
+/**
+ * The body of POST /api/games for a practice table against `count` bots: bots sit
+ * only at points (arena) tables (cardroom/service/bot_seats.py), so no money moves.
+ * One seat for the player and one per bot: the bots fill it and it deals at once.
+ */
+export function practiceRequest(count) {
+  if (!Number.isInteger(count) || count < 1 || count > 9) throw new Error("Play against 1 to 9 bots.");
+  return {
+    preset: "arena", format: "tournament", seats: count + 1, sit: true,
+    buy_in: 1000, small_blind: 10, big_blind: 20, blinds_every_hands: 10,
+  };
+}

@@ -90,6 +90,9 @@ export const PRESETS = {
   },
 };
 
+// A game's status as every page's badge reads it: capitalised alike everywhere.
+export const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
+
 export const FORMAT_NAMES = { cash: "Cash game", per_hand: "Per-hand cash", tournament: "Tournament" };
 
 export function presetTitle(name) {

@@ -73,6 +73,8 @@ export function describe(event, names, money, { spoken = false } = {}) {
       return d.reason === "eliminated" ? null : `${player(d.player)} leaves seat ${d.seat}${d.reason === "timed_out" ? " (timed out)" : ""}.`;
     case "BoughtIn":
       return `${player(d.player)} buys in for ${money(d.amount)}.`;
+    case "HandSettled":
+      return `${money(d.amount)} goes back to ${player(d.player)}'s balance.`;
     case "BuyInRefunded":
       return `${player(d.player)} gets the buy-in back: ${money(d.amount)}.`;
     case "Rebought":
@@ -169,6 +171,7 @@ export function handResult(events) {
   const pots = [];
   const shown = [];
   const mucked = [];
+  const settled = []; // per-hand tables: what each player's balance got back
   for (const e of hand) {
     const d = e.data || {};
     if (e.type === "PotAwarded") {
@@ -182,19 +185,45 @@ export function handResult(events) {
       shown.push({ seat: d.seat, cards: d.cards, name: d.name });
     } else if (e.type === "HandMucked") {
       mucked.push(d.seat);
+    } else if (e.type === "HandSettled") {
+      settled.push({ player: d.player, amount: d.amount });
     }
   }
   if (!pots.length) return null;
-  return { number: hand[0].data.number, pots, shown, mucked };
+  return { number: hand[0].data.number, pots, shown, mucked, settled };
+}
+
+/** Won without a showdown: one pot, one winner, no hand named or shown. */
+function wonByFold(result) {
+  const [only] = result.pots;
+  return result.pots.length === 1 && only.winners.length === 1 && !only.handName && !result.shown.length;
 }
 
 /** Sentences for a finished hand's pots, for the result panel. */
 export function resultLines(result, names, money) {
+  if (wonByFold(result)) {
+    const [pot] = result.pots;
+    return [`Everyone else folded: ${names.seat(pot.winners[0].seat)} wins ${money(pot.amount)}.`];
+  }
   return result.pots.map((p) => {
     const who = list(p.winners.map((w) => names.seat(w.seat)));
     const pot = p.pot === 0 ? (result.pots.length > 1 ? "Main pot" : "Pot") : `Side pot ${p.pot}`;
     const split = p.winners.length > 1 ? ` split by ${who}` : `: ${who} wins`;
     const shares = p.winners.length > 1 ? ` (${p.winners.map((w) => money(w.share)).join(" and ")})` : "";
     return `${pot} ${money(p.amount)}${split}${shares}${p.handName ? ` with ${p.handName}` : ""}.`;
+  });
+}
+
+/**
+ * At a per-hand table every stack goes back to its balance when the hand ends (the
+ * seats then read zero): what each player won or lost against the hand's buy-in,
+ * and what went back. `me` is the viewer's id, told as "You".
+ */
+export function settlementLines(result, names, money, { buyIn, me = null }) {
+  return result.settled.map(({ player, amount }) => {
+    const you = player === me;
+    const net = amount - buyIn;
+    const outcome = net > 0 ? `won ${money(net)}` : net < 0 ? `lost ${money(-net)}` : "broke even";
+    return `${you ? "You" : names.player(player)} ${outcome}: ${money(amount)} back to ${you ? "your" : "their"} balance.`;
   });
 }

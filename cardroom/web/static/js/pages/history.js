@@ -11,7 +11,7 @@ import { listenForNotices, markReady, showError, startPage } from "../chrome.js"
 import { $, announce, fill, h } from "../dom.js";
 import { chips, dateTime, plural } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
-import { presetTitle } from "../rules.js";
+import { STATUS_NAMES, presetTitle } from "../rules.js";
 import { Names, describe, handResult, resultLines } from "../story.js";
 import { renderCentre, renderSeats } from "../table/render.js";
 import { commitmentNode, publishedRoot, verifyHand } from "../verify.js";
@@ -26,8 +26,6 @@ let current = null; // {hand, steps, index}
 let opener = null; // what opened the replay: "Back to the hands" returns there
 
 // -- your games and hands (GET /api/me/history) ------------------------------------------
-
-const STATUS = { waiting: "Waiting", running: "Running", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
 
 function signed(n, money) {
   if (n > 0) return `+${money(n)}`;
@@ -60,7 +58,7 @@ function gameNode(game) {
   return h("section", { class: "history-game", dataset: { game: String(id) }, "aria-labelledby": heading },
     h("h3", { id: heading }, h("a", { href: `/games/${id}/history` }, `#${id} · ${presetTitle(game.preset)}`)),
     h("p", { class: "muted" },
-      `${STATUS[game.status] || game.status} · ${plural(game.hands_played, "hand")} dealt to you · last ${dateTime(game.last_played_at)}`),
+      `${STATUS_NAMES[game.status] || game.status} · ${plural(game.hands_played, "hand")} dealt to you · last ${dateTime(game.last_played_at)}`),
     h("table", { class: "data hand-list" },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Your cards"), h("th", { scope: "col" }, "Board"),

@@ -2,13 +2,14 @@
 
 import { get, post } from "../api.js";
 import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
-import { allowedSchedules, createRequest } from "../create-game.js";
+import { allowedSchedules, createRequest, practiceRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, duration } from "../format.js";
-import { FORMAT_NAMES, PRESETS, blindsText, presetTitle } from "../rules.js";
+import { joinShortfall } from "../joining.js";
+import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
 
-const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused" };
 let user = null;
+const seatCosts = new Map(); // game id -> what a seat costs this player, once asked
 
 function canJoin(game, mine) {
   if (mine || game.seats_taken >= game.seat_count) return false;
@@ -16,7 +17,7 @@ function canJoin(game, mine) {
   return game.format !== "tournament"; // cash tables take players while they run
 }
 
-function gameRow(game, mine) {
+function gameRow(game, mine, balanceCents) {
   const box = $("[data-error]");
   const act = (path, done) => async (event) => {
     const button = event.currentTarget;
@@ -26,18 +27,46 @@ function gameRow(game, mine) {
       await post(`/api/games/${game.id}/${path}`, {});
       await done();
     } catch (error) {
-      showError(box, error);
       button.disabled = false;
       await load();
+      showError(box, error); // after the reload, which must not wipe the reason
     }
   };
   const open = h("a", { class: "button", href: `/games/${game.id}` }, mine ? "Open" : "Watch");
   const buttons = [open];
   if (canJoin(game, mine)) {
+    const cost = seatCosts.get(game.id) ?? game.buy_in;
+    const short = joinShortfall(cost, balanceCents, { paysMoney: game.pays_money, format: game.format });
+    const note = short || (cost > game.buy_in
+      ? `Rejoining within two hours costs ${chips(cost, game.pays_money)}, the larger of the buy-in and what you cashed out with. Press again to join.`
+      : null);
+    const noteId = `join-note-${game.id}`;
+    const joined = act("join", () => location.assign(`/games/${game.id}`));
     buttons.push(
-      h("button", { type: "button", class: "primary", onclick: act("join", () => location.assign(`/games/${game.id}`)) },
-        `Join for ${chips(game.buy_in, game.pays_money)}`),
+      h("button", {
+        type: "button", class: "primary", disabled: Boolean(short), "aria-describedby": note ? noteId : null,
+        onclick: async (event) => {
+          const button = event.currentTarget;
+          // The list shows the buy-in; a rejoin may cost more: ask the table first,
+          // and say a new price instead of paying it unseen.
+          button.disabled = true;
+          let now = cost;
+          try {
+            now = (await get(`/api/games/${game.id}`)).viewer_cost ?? cost;
+          } catch {
+            // the join itself will say what is wrong
+          }
+          if (now !== cost) {
+            seatCosts.set(game.id, now);
+            await load();
+            return;
+          }
+          button.disabled = false;
+          await joined({ currentTarget: button });
+        },
+      }, `Join for ${chips(cost, game.pays_money)}`),
     );
+    if (note) buttons.push(h("span", { class: "field-hint", id: noteId, "data-join-note": "" }, note));
   }
   if (mine && game.status === "waiting") {
     if (user && game.host_id === user.id) {
@@ -70,19 +99,24 @@ function gameRow(game, mine) {
 }
 
 let loading = null;
+let loadFailed = false;
 export async function load() {
   if (loading) return loading;
   loading = (async () => {
     try {
-      const [lobby, mine] = await Promise.all([get("/api/games"), get("/api/me/games")]);
+      const [lobby, mine, cents] = await Promise.all([get("/api/games"), get("/api/me/games"), refreshBalance()]);
       const myIds = new Set(mine.games.map((g) => g.id));
-      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true)));
+      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true, cents)));
       $("[data-mine-section]").hidden = mine.games.length === 0;
       const others = lobby.games.filter((g) => !myIds.has(g.id));
-      fill($("[data-games]"), others.map((g) => gameRow(g, false)));
+      fill($("[data-games]"), others.map((g) => gameRow(g, false, cents)));
       $("[data-empty]").hidden = others.length > 0;
-      showError($("[data-error]"), null);
+      // Only the reload's own failure is cleared by a reload that works: a refused
+      // command's reason stays until the player does something else.
+      if (loadFailed) showError($("[data-error]"), null);
+      loadFailed = false;
     } catch (error) {
+      loadFailed = true;
       showError($("[data-error]"), error);
     } finally {
       loading = null;
@@ -98,7 +132,10 @@ function updateForm(form) {
   const format = form.elements.format;
   const previous = format.value;
   fill(format, preset.formats.map((f) => h("option", { value: f, selected: f === previous }, FORMAT_NAMES[f])));
-  $("[data-preset-hint]").textContent = preset.blurb;
+  // Bots sit only at points tables: say so where those are chosen.
+  $("[data-preset-hint]").textContent = preset.points
+    ? `${preset.blurb} Practice bots can take the free seats from the table, or use "Play against bots" above.`
+    : preset.blurb;
   $("[data-buy-in-label]").textContent = preset.points
     ? "Starting points"
     : format.value === "tournament" ? "Entry ($)" : "Buy-in ($)";
@@ -150,11 +187,35 @@ async function create(event) {
   }
 }
 
+/** "Play against bots": a points table made, the bots seated, the table opened. */
+async function playBots(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const box = $("[data-practice-error]");
+  showError(box, null);
+  const values = formValues(form);
+  const button = form.querySelector("button[type=submit]");
+  let made = null;
+  button.disabled = true;
+  try {
+    const count = Number(values.count);
+    made = await post("/api/games", practiceRequest(count));
+    await post(`/api/games/${made.game_id}/bots`, { level: values.level, count });
+    location.assign(`/games/${made.game_id}`);
+  } catch (error) {
+    showError(box, error);
+    button.disabled = false;
+    // made but the bots refused: the table's own form can seat them
+    if (made) location.assign(`/games/${made.game_id}`);
+  }
+}
+
 async function main() {
   user = await startPage();
   const form = $("[data-create]");
   form.addEventListener("change", () => updateForm(form));
   form.addEventListener("submit", create);
+  $("[data-practice-form]").addEventListener("submit", playBots);
   updateForm(form);
   markReady();
   await load();

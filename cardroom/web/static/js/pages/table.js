@@ -10,7 +10,8 @@ import { chips, countdown } from "../format.js";
 import { notifyTurn, turnNotificationState } from "../notify.js";
 import { prefs, setPref } from "../prefs.js";
 import { FORMAT_NAMES, blindsText, presetTitle, tableRules } from "../rules.js";
-import { Names, describe, handResult, resultLines } from "../story.js";
+import { Names, describe, handResult, resultLines, settlementLines } from "../story.js";
+import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
 import { GameSocket } from "../ws.js";
@@ -167,7 +168,8 @@ function ingest(events) {
   while (log.childElementCount > 200) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
   state.events = state.events.concat(fresh).slice(-KEEP_EVENTS);
-  if (moneyMoved && !quiet) refreshBalance();
+  // Drawn again with the new balance: the Join button says whether it covers a seat.
+  if (moneyMoved && !quiet) refreshBalance().then(() => state.game && render());
   if (state.game) render(); // the result and its winners come from the events
 }
 
@@ -255,6 +257,8 @@ function renderResult() {
   if (!result) return;
   $("[data-result-title]").textContent = `Hand #${result.number}`;
   const lines = resultLines(result, state.names, money).map((line) => h("li", {}, line));
+  const settled = settlementLines(result, state.names, money, { buyIn: game.summary.buy_in, me: state.me && state.me.id });
+  for (const line of settled) lines.push(h("li", { "data-settled": "" }, line));
   for (const shown of result.shown) {
     lines.push(h("li", {}, `${state.names.seat(shown.seat)} showed `,
       h("span", { class: "sr-only" }, cardsName(shown.cards)),
@@ -294,6 +298,12 @@ function shortText(card) {
   return `${card[0] === "T" ? "10" : card[0]}${SUIT[card[1]] || ""}`;
 }
 
+/** The balance the page's bar shows, in cents (null before it is known). */
+function knownBalance() {
+  const cents = $("[data-balance]").dataset.cents;
+  return cents === undefined ? null : Number(cents);
+}
+
 function isHostOrAdmin() {
   return state.me && state.game && (state.me.id === state.game.summary.host_id || state.me.role === "admin");
 }
@@ -309,20 +319,28 @@ function renderTools() {
     h("button", {
       type: "button", class: cls, "data-command": path,
       onclick: async (event) => {
+        // The event's currentTarget is null once the handler has awaited anything
+        // (the dialog): keep the button itself.
+        const target = event.currentTarget;
         if (confirmText && !(await confirm(label, confirmText))) return;
-        event.currentTarget.disabled = true;
+        target.disabled = true;
         try {
           await command(path);
           announce(`${label}: done.`);
         } catch {
-          // shown
+          target.disabled = false; // refused (the reason is shown): free to try again
         }
       },
     }, label);
   if (!seat) {
     const open = s.status === "waiting" || (s.format !== "tournament" && ["running", "paused"].includes(s.status));
     if (open && game.viewer_cost !== null && s.seats_taken < s.seat_count) {
-      tools.push(h("button", { type: "button", class: "primary", "data-command": "join", onclick: () => sit(null) }, `Join for ${money(game.viewer_cost)}`));
+      const short = joinShortfall(game.viewer_cost, knownBalance(), { paysMoney: s.pays_money, format: s.format });
+      tools.push(h("button", {
+        type: "button", class: "primary", "data-command": "join", disabled: Boolean(short),
+        "aria-describedby": short ? "join-note" : null, onclick: () => sit(null),
+      }, `Join for ${money(game.viewer_cost)}`));
+      if (short) tools.push(h("span", { class: "field-hint", id: "join-note", "data-join-note": "" }, short));
     } else if (s.status !== "finished" && s.status !== "cancelled") {
       tools.push(h("span", { class: "muted" }, "You are watching."));
     }

@@ -1,7 +1,9 @@
 // The action bar: only the legal actions, a bet/raise slider bounded by the legal
-// minimum and maximum, and quick sizes (min, half pot, pot, all-in).
+// minimum and maximum, quick sizes (min, half pot, pot, all-in), and an amount box
+// whose every keystroke the bet button follows. A typed amount outside the legal
+// range is said so by the box and never sent: only the player's choice goes all in.
 
-import { betAction, plainActions, sizing } from "../betting.js";
+import { betAction, checkTo, plainActions, sizing } from "../betting.js";
 import { $, fill, h } from "../dom.js";
 import { parseMoney } from "../format.js";
 
@@ -23,12 +25,13 @@ export class ActionBar {
     this.slider = $("[data-slider]", form);
     this.input = $("[data-amount]", form);
     this.betButton = $("[data-bet]", form);
+    this.unit = $("[data-amount-unit]", form);
+    this.note = $("[data-amount-note]", form);
     this.slider.addEventListener("input", () => this.setTo(Number(this.slider.value), { from: "slider" }));
-    this.input.addEventListener("change", () => this.setTo(this.parse(this.input.value), { from: "input" }));
+    this.input.addEventListener("input", () => this.typed());
     this.input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
         event.preventDefault();
-        this.setTo(this.parse(this.input.value), { from: "input" });
         this.submitBet();
       }
     });
@@ -43,7 +46,7 @@ export class ActionBar {
   }
 
   parse(text) {
-    if (!this.paysMoney) return Number.parseInt(text, 10);
+    if (!this.paysMoney) return /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
     const cents = parseMoney(text);
     return cents === null ? Number.NaN : cents;
   }
@@ -89,11 +92,35 @@ export class ActionBar {
       this.slider.disabled = fixed;
       this.slider.setAttribute("aria-label", `${verb} amount`);
       this.input.setAttribute("aria-label", `${verb} amount`);
+      this.unit.textContent = this.paysMoney ? "$" : "points";
       this.setTo(this.size.min);
     }
     return true;
   }
 
+  /** What the bet button would do for `to`: "Raise to $0.75", "All in $10.00". */
+  betLabel(to) {
+    if (to >= this.size.allIn) return `All in ${this.format(to)}`;
+    return `${this.verb()} ${this.format(to)}`;
+  }
+
+  verb() {
+    return this.size.kind === "bet" ? "Bet" : "Raise to";
+  }
+
+  /** The range under the box, with its unit, when nothing is wrong. */
+  rangeNote() {
+    const range = `From ${this.format(this.size.min)} to ${this.format(this.size.max)}`;
+    return this.paysMoney ? `${range}, in dollars (1 chip = 1 cent).` : `${range} points.`;
+  }
+
+  setNote(problem) {
+    this.note.textContent = problem || this.rangeNote();
+    this.note.classList.toggle("error", Boolean(problem));
+    this.betButton.disabled = Boolean(problem);
+  }
+
+  /** A slider, a size or the bar's start: always a legal total. */
   setTo(chips, { from } = {}) {
     if (!this.size) return;
     const value = Number.isFinite(chips)
@@ -102,14 +129,39 @@ export class ActionBar {
     this.value = value;
     if (from !== "slider") this.slider.value = String(value);
     this.slider.setAttribute("aria-valuetext", this.format(value));
-    if (from !== "typing") this.input.value = this.writeAmount(value);
-    const allIn = value >= this.size.allIn;
-    const verb = this.size.kind === "bet" ? "Bet" : "Raise to";
-    this.betButton.textContent = allIn ? `All in ${this.format(value)}` : `${verb} ${this.format(value)}`;
+    this.input.value = this.writeAmount(value);
+    this.betButton.textContent = this.betLabel(value);
+    this.setNote(null);
+  }
+
+  /** What the player types is taken as it is, never clamped into the range. */
+  typed() {
+    if (!this.size) return;
+    const to = this.parse(this.input.value);
+    const verb = this.verb().toLowerCase();
+    const problem = {
+      ok: null,
+      not_an_amount: this.paysMoney
+        ? `Type an amount in dollars, such as ${this.writeAmount(this.size.min)}.`
+        : `Type a whole number of points, such as ${this.size.min}.`,
+      below: `${this.format(to)} is less than the least you can ${verb}, ${this.format(this.size.min)}.`,
+      above: `${this.format(to)} is more than the most you can ${verb}, ${this.format(this.size.max)} (All-in).`,
+    }[checkTo(this.size, to)];
+    this.value = problem ? null : to;
+    this.betButton.textContent = Number.isInteger(to) ? (problem ? `${this.verb()} ${this.format(to)}` : this.betLabel(to)) : `${this.verb()} …`;
+    if (!problem) {
+      this.slider.value = String(to);
+      this.slider.setAttribute("aria-valuetext", this.format(to));
+    }
+    this.setNote(problem);
   }
 
   submitBet() {
     if (!this.size) return;
+    if (this.value === null) {
+      this.input.focus(); // the note says what is wrong; nothing is sent
+      return;
+    }
     this.send(betAction(this.size, this.value));
   }
 
@@ -123,6 +175,7 @@ export class ActionBar {
       this.busy = false;
       for (const b of this.form.querySelectorAll("button, input")) b.disabled = false;
       if (this.size && this.size.min === this.size.max) this.slider.disabled = true;
+      if (this.size) this.betButton.disabled = this.value === null;
     }
   }
 
