@@ -39,6 +39,7 @@ from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
+from cardroom.web.open_sockets import OpenSockets
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,7 @@ class Live:
         self.games: dict[int, set[GameWatcher]] = {}
         self.reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
         self.users: dict[int, set[UserWatcher]] = {}
+        self.sockets = OpenSockets()  # every socket here, by user and session
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._clock_wake: asyncio.Event | None = None

@@ -16,7 +16,9 @@ rather than over HTTP, with the HTTP routes' semantics, one at a time
 per-viewer filter (``cardroom.service.game_views``, which calls ``cardroom.views``).
 A bad message from the client gets an ``error`` message and the socket stays open.
 Refusals on connecting are sent as an ``error`` message, then the socket is closed
-with a 44xx code (4401 not signed in, 4403 not allowed, 4404 no such game). An
+with a 44xx code (4401 not signed in, 4403 not allowed, 4404 no such game, 4429 too
+many sockets open for one player: ``open_sockets``). A frame larger than the server's
+``--ws-max-size`` (16 KiB) is closed with 1009 by the server before it is read. An
 unexpected error is logged, and the client gets an ``error`` message and the code
 1011, never the traceback.
 """
@@ -48,6 +50,7 @@ from cardroom.service.users import UserInfo
 from cardroom.web import socket_commands
 from cardroom.web.errors import validation_message
 from cardroom.web.live import Live, live_of
+from cardroom.web.open_sockets import CLOSE_TOO_MANY, TOO_MANY
 from cardroom.web.schemas import MAX_ROW_ID, SESSION_COOKIE
 from cardroom.web.schemas_games import (
     WS_MESSAGE_MAX_CHARS,
@@ -199,6 +202,13 @@ class Connection(abc.ABC):
 
     async def error(self, sentence: str) -> None:
         await self.send(WsError(message=sentence))
+
+    async def end(self, code: int, sentence: str) -> None:
+        """Close the socket now, saying why (``open_sockets.Closable``): nothing more
+        is sent, and the reading side sees the client's close."""
+        self._open = False
+        async with self._sending:
+            await _refuse(self.websocket, Refused(code, sentence))
 
     async def still_signed_in(self) -> bool:
         if time.monotonic() - self._checked < SESSION_RECHECK_SECONDS:
@@ -377,6 +387,8 @@ async def game_socket(websocket: WebSocket) -> None:
         number = _game_id(str(websocket.path_params.get("game_id", "")))
         user, token = await _sign_in(websocket, live)
         feed = GameFeed(websocket, live, token, number, user.id)
+        if not live.sockets.add(user.id, token, feed):
+            raise Refused(CLOSE_TOO_MANY, TOO_MANY)
         live.watch_game(number, feed)  # before the snapshot: no change falls between
         try:
             try:
@@ -386,6 +398,7 @@ async def game_socket(websocket: WebSocket) -> None:
             await _serve(websocket, feed)
         finally:
             live.unwatch_game(number, feed)
+            live.sockets.remove(user.id, feed)
             await feed.stop()
     except Refused as refused:
         await _refuse(websocket, refused)
@@ -439,11 +452,15 @@ async def me_socket(websocket: WebSocket) -> None:
         await _failed(websocket)
         return
     feed = UserFeed(websocket, live, token)
+    if not live.sockets.add(user.id, token, feed):
+        await _refuse(websocket, Refused(CLOSE_TOO_MANY, TOO_MANY))
+        return
     live.watch_user(user.id, feed)
     try:
         await _serve(websocket, feed)
     finally:
         live.unwatch_user(user.id, feed)
+        live.sockets.remove(user.id, feed)
         await feed.stop()
 
 
