@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardroom.web.app import create_app
+    from cardroom.web.server_logs import log_config
 
     url = f"http://{_url_host(args.host)}:{args.port}"
     print(f"Cardroom is serving {url} (database {shown_url(settings)}).", flush=True)
@@ -102,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         # Frames are read whole before the app sees them: the cap bounds what one
         # socket can make the server hold (WS_MAX_FRAME_BYTES says why 16 KiB).
         ws_max_size=ws_max_size,
+        # Tokens out of the log, and no traceback for a client's bad frame.
+        log_config=log_config(),
     )
     return 0
 
