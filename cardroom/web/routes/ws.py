@@ -34,7 +34,6 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
@@ -48,10 +47,12 @@ from cardroom.service.game_views import update_for
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
 from cardroom.web import socket_commands
+from cardroom.web.deps import WebSettings
 from cardroom.web.errors import validation_message
 from cardroom.web.live import Live, live_of
 from cardroom.web.open_sockets import CLOSE_TOO_MANY, TOO_MANY
-from cardroom.web.schemas import MAX_ROW_ID, SESSION_COOKIE
+from cardroom.web.origins import same_origin
+from cardroom.web.schemas import FORWARDED_PROTO_HEADER, MAX_ROW_ID, SESSION_COOKIE
 from cardroom.web.schemas_games import (
     WS_MESSAGE_MAX_CHARS,
     WsError,
@@ -104,13 +105,20 @@ class Refused(Exception):
 
 
 def _same_origin(websocket: WebSocket) -> bool:
-    """The page that opened the socket is the room's own (or no browser at all: only
-    browsers send Origin, and only they attach cookies on their own)."""
+    """The page that opened the socket is the room's own, scheme included (or no
+    browser at all: only browsers send Origin, and only they attach cookies on their
+    own). A socket over TLS (``wss``, or ``X-Forwarded-Proto: https`` from a trusted
+    proxy) must come from an ``https`` page."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    web = getattr(websocket.app.state, "web", None)
+    https = websocket.url.scheme == "wss"
+    if isinstance(web, WebSettings) and web.trust_proxy:
+        forwarded = websocket.headers.get(FORWARDED_PROTO_HEADER)
+        if forwarded:
+            https = forwarded.split(",")[0].strip().lower() == "https"
+    return same_origin(origin, https=https, host=websocket.headers.get("host", ""))
 
 
 async def _sign_in(websocket: WebSocket, live: Live) -> tuple[UserInfo, str]:
