@@ -224,12 +224,20 @@ class SignedInSession:
     user: UserInfo
 
 
-async def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession:
-    """The request's session. A session this process proved a few seconds ago is
-    trusted without a read or a thread (``cardroom.service.recent_sessions``); any
-    other is read from the database on the thread pool."""
+async def current_session(
+    request: Request, ctx: ContextDep, creds: MaybeCredentials
+) -> SignedInSession:
+    """The request's session. For a read, a session this process proved a few
+    seconds ago is trusted without a read or a thread
+    (``cardroom.service.recent_sessions``); any other is read from the database on
+    the thread pool. A write always reads it: this process's memory cannot know of a
+    sign-out or a suspension another process committed a moment ago, and a write
+    must not go through on a session that is over (issue 17, finding 6)."""
     if creds is None:
         raise AuthenticationFailed(NOT_SIGNED_IN)
+    if request.method in UNSAFE_METHODS:
+        proven = await run_in_threadpool(accounts.user_for_token, ctx, creds.token)
+        return SignedInSession(token=creds.token, user=proven)
     user = accounts.recently_proven(ctx, creds.token)
     if user is None:
         user = await run_in_threadpool(accounts.user_for_recent_token, ctx, creds.token)

@@ -62,7 +62,14 @@ class OpenSockets:
     def count(self, user_id: int) -> int:
         return len(self._by_user.get(user_id, {}))
 
-    def of(self, user_id: int, session: str | None = None) -> list[Closable]:
-        """The user's sockets: those of one session (its ``session_key``), or all."""
+    def of(
+        self, user_id: int, session: str | None = None, keep: str | None = None
+    ) -> list[Closable]:
+        """The user's sockets: those of one session (its ``session_key``), or all
+        but those of ``keep``."""
         mine = self._by_user.get(user_id, {})
-        return [s for s, key in mine.items() if session is None or key == session]
+        return [
+            s
+            for s, key in mine.items()
+            if (session is None or key == session) and (keep is None or key != keep)
+        ]

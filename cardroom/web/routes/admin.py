@@ -9,8 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from cardroom.service import accounts, directory, money
+from cardroom.web import session_ends
 from cardroom.web.deps import AdminUser, ContextDep, TargetUser
 from cardroom.web.errors import documented
+from cardroom.web.live import LiveDep
 from cardroom.web.schemas import (
     MAX_ROW_ID,
     AdminActionOut,
@@ -87,9 +89,14 @@ def remove(
 
 
 @router.post("/users/{user_id}/suspend", responses=CHANGE)
-def suspend(body: ReasonIn, ctx: ContextDep, admin: AdminUser, target: TargetUser) -> UserOut:
-    """Stop the user signing in or acting, and end their sessions; their money stays."""
-    return UserOut.of(accounts.suspend(ctx, admin.id, target.name, body.reason))
+def suspend(
+    body: ReasonIn, ctx: ContextDep, live: LiveDep, admin: AdminUser, target: TargetUser
+) -> UserOut:
+    """Stop the user signing in or acting, and end their sessions (their sockets
+    close, in every server process); their money stays."""
+    suspended = accounts.suspend(ctx, admin.id, target.name, body.reason)
+    live.end_sessions(suspended.id, session_ends.suspended())
+    return UserOut.of(suspended)
 
 
 @router.post("/users/{user_id}/reinstate", responses=CHANGE)
