@@ -275,8 +275,12 @@ class Live:
     def end_sessions(self, user_id: int, message: Mapping[str, Any]) -> None:
         """After a commit that ended sessions of ``user_id`` (any thread; it may
         block on the database to publish): their sockets close here and in every
-        other process (``cardroom.web.session_ends``)."""
-        self.fanout.publish(self.ctx, self, None, [(user_id, message)])
+        other process (``cardroom.web.session_ends``). Never raises: the sessions
+        are over already, and a socket that is not told closes at its own recheck."""
+        try:
+            self.fanout.publish(self.ctx, self, None, [(user_id, message)])
+        except Exception:
+            log.exception("could not announce the end of sessions of user %s", user_id)
 
     def _end_sessions_here(self, user_id: int, message: Mapping[str, Any]) -> None:
         """On the event loop: forget what this process proved of the user's sessions
