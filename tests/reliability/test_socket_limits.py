@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -19,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardroom.web.open_sockets import CLOSE_TOO_MANY, MAX_SOCKETS_PER_USER
-from tests.reliability.clients import Player, sign_up
+from tests.reliability.clients import Player, create_game, join, sign_up
 from tests.reliability.figures import keep
 from tests.reliability.servers import Server, Zygote, room, serving
 
@@ -127,3 +128,20 @@ def test_a_player_holds_at_most_twenty_sockets(server: Server) -> None:
         with connect(me + alice.token, open_timeout=15) as again:
             again.send('{"type": "ping"}')
             assert json.loads(again.recv(timeout=15))["type"] == "pong"
+
+
+def test_a_client_closed_before_its_first_snapshot_is_no_failure(server: Server) -> None:
+    """An oversize frame sent at once closes the socket while the server is still
+    reading the table for its first snapshot: a client gone, not a fault (no 1011,
+    no traceback in the log)."""
+    with httpx.Client(base_url=server.base, timeout=10) as client:
+        alice, bob = sign_up(client, "alice"), sign_up(client, "bob")
+        game = create_game(client, alice, seats=2, buy_in=1000)
+        join(client, game, bob)
+    for _ in range(5):
+        with connect(f"{server.ws_base}/ws/games/{game}?token={alice.token}") as ws:
+            ws.send("y" * (16 * 1024 + 1))
+            close_code(ws)
+    time.sleep(0.5)
+    log = server.log_text()
+    assert "Traceback" not in log and "a WebSocket failed" not in log, log

@@ -410,6 +410,8 @@ async def game_socket(websocket: WebSocket) -> None:
             await feed.stop()
     except Refused as refused:
         await _refuse(websocket, refused)
+    except WebSocketDisconnect:
+        return  # the client left before its first snapshot (or was closed: 1009)
     except Exception:
         await _failed(websocket)
 
