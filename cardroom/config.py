@@ -12,11 +12,16 @@ file or a connection, so importing it (or building ``Settings``) has no side eff
 - ``CARDROOM_PASSWORD_HASHING``: ``standard`` (argon2id, RFC 9106 low-memory profile,
   the default) or ``cheap`` (the smallest costs argon2 allows: tests only).
 - ``CARDROOM_SESSION_HOURS``: how long a sign-in lasts, default ``336`` (14 days).
+- ``CARDROOM_PUSH_HOSTS``: the push services browsers' subscriptions may name,
+  separated by commas: a host, ``*.`` and a domain for every host under it, or ``*``
+  for any host (the address checks still apply). Default: the push services of
+  Chrome, Firefox, Safari and Edge (``DEFAULT_PUSH_HOSTS``).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -24,6 +29,21 @@ from datetime import timedelta
 DEFAULT_DATABASE_URL = "sqlite:///./var/cardroom.db"
 DEFAULT_STARTING_BALANCE_CENTS = 10_000
 DEFAULT_SESSION_HOURS = 14 * 24
+
+# The push services the big browsers subscribe to: Chrome (and other Chromium
+# browsers) through Firebase Cloud Messaging, Firefox through Mozilla's autopush,
+# Safari through Apple's, Edge through Windows Push Notification Services. The room
+# posts only to these unless the operator names others: a subscription is a
+# player's input, and without a list any host on the internet would do.
+DEFAULT_PUSH_HOSTS = (
+    "fcm.googleapis.com",
+    "*.push.services.mozilla.com",
+    "*.push.apple.com",
+    "*.notify.windows.com",
+)
+_PUSH_HOST = re.compile(
+    r"^(\*|(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+)$"
+)
 
 # A starting balance above this is almost certainly a typo (cents given as dollars
 # times a hundred twice); refusing it at start-up is kinder than minting it.
@@ -66,8 +86,15 @@ class Settings:
     starting_balance_cents: int = DEFAULT_STARTING_BALANCE_CENTS
     password_hashing: PasswordHashing = field(default_factory=PasswordHashing.standard)
     session_lifetime: timedelta = timedelta(hours=DEFAULT_SESSION_HOURS)
+    push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
 
     def __post_init__(self) -> None:
+        for pattern in self.push_hosts:
+            if not _PUSH_HOST.match(pattern):
+                raise ConfigError(
+                    "CARDROOM_PUSH_HOSTS holds host names, *.domain or *, separated by "
+                    f"commas, not {pattern!r}."
+                )
         if not 0 <= self.starting_balance_cents <= MAX_STARTING_BALANCE_CENTS:
             raise ConfigError(
                 f"The starting balance must be between 0 and {MAX_STARTING_BALANCE_CENTS} "
@@ -103,8 +130,15 @@ class Settings:
         )
         if hours <= 0:
             raise ConfigError(f"CARDROOM_SESSION_HOURS must be a positive number, not {hours}.")
+        hosts = get("CARDROOM_PUSH_HOSTS")
+        push_hosts = (
+            DEFAULT_PUSH_HOSTS
+            if hosts is None
+            else tuple(h.strip().lower().rstrip(".") for h in hosts.split(",") if h.strip())
+        )
         return cls(
             database_url=database_url,
+            push_hosts=push_hosts,
             starting_balance_cents=starting,
             password_hashing=PASSWORD_HASHING_PROFILES[profile](),
             session_lifetime=timedelta(hours=hours),

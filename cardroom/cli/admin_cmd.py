@@ -122,8 +122,13 @@ def run_remove(args: argparse.Namespace) -> int:
 
 
 def run_suspend(args: argparse.Namespace) -> int:
+    from cardroom.web import session_ends
+    from cardroom.web.fanout import tell_servers
+
     with open_room(args) as ctx:
         user = accounts.suspend(ctx, CONSOLE, args.name, args.reason)
+        # The servers close the user's sockets at once (on PostgreSQL).
+        tell_servers(ctx, user.id, session_ends.suspended())
     print(f"Suspended {user.name}; their sessions have ended.")
     return 0
 

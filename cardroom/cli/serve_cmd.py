@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
         "about a third of the bytes, for about 50 KB more memory per open socket "
         "(default off; docs/benchmarks.md)",
     )
+    parser.add_argument(
+        "--ws-max-size",
+        type=int,
+        default=None,
+        help="the largest WebSocket frame the server reads, in bytes (default 16384: "
+        "a message is at most 4,096 characters); a larger one closes its socket with 1009",
+    )
     add_database_option(parser)
     parser.set_defaults(handler=run)
 
@@ -70,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     web = _web_settings(args)
     if not 0 < args.port < 65536:
         raise CommandError(f"A port is a number from 1 to 65535, not {args.port}.")
+    ws_max_size = _ws_max_size(args.ws_max_size)
     _check_database(settings)
     _check_port_free(args.host, args.port)
 
@@ -77,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardroom.web.app import create_app
+    from cardroom.web.server_logs import log_config
 
     url = f"http://{_url_host(args.host)}:{args.port}"
     print(f"Cardroom is serving {url} (database {shown_url(settings)}).", flush=True)
@@ -103,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
         # deflate context costs each socket about 50 KB of memory and the server CPU:
         # off unless asked (docs/benchmarks.md, "Load test").
         ws_per_message_deflate=args.ws_compression,
+        # Frames are read whole before the app sees them: the cap bounds what one
+        # socket can make the server hold (WS_MAX_FRAME_BYTES says why 16 KiB).
+        ws_max_size=ws_max_size,
+        # Tokens out of the log, and no traceback for a client's bad frame.
+        log_config=log_config(),
     )
     return 0
 
@@ -125,6 +139,16 @@ def _shown_path(path: Path) -> str:
         return str(path.absolute().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def _ws_max_size(given: int | None) -> int:
+    from cardroom.web.schemas_games import WS_MAX_FRAME_BYTES
+
+    if given is None:
+        return WS_MAX_FRAME_BYTES
+    if not 1024 <= given <= 16 * 1024 * 1024:
+        raise CommandError(f"--ws-max-size is 1024 to 16777216 bytes, not {given}.")
+    return given
 
 
 def _web_settings(args: argparse.Namespace) -> WebSettings:

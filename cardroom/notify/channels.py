@@ -13,6 +13,7 @@ from datetime import datetime
 
 from cardroom.notify import email, messages, webpush
 from cardroom.notify.messages import ACCOUNT_PATH, Item
+from cardroom.notify.push_address import Resolver
 from cardroom.notify.settings import NotifySettings
 from cardroom.notify.vapid import load_or_create
 from cardroom.notify.webpush import PushResult, PushTarget
@@ -31,6 +32,8 @@ def push(
     *,
     ttl: int,
     urgent: bool,
+    hosts: Sequence[str],
+    resolver: Resolver,
 ) -> list[tuple[int, PushResult]]:
     """One push per browser, each with the same message; the result for each."""
     payload = messages.push_payload(items)
@@ -47,6 +50,8 @@ def push(
                 urgency="high" if urgent else "normal",
                 allow_insecure=settings.push_allow_insecure,
                 timeout=settings.push_timeout_seconds,
+                hosts=hosts,
+                resolver=resolver,
             ),
         )
         for browser in browsers

@@ -6,21 +6,42 @@ does the encryption, ``VapidKeys`` the signature. The push service only ever see
 ciphertext.
 
 A subscription's endpoint is an address a player handed us, and the server posts to
-it: ``check_endpoint`` refuses plain HTTP and local or literal-IP hosts (unless the
-settings allow them, for tests), and redirects are not followed, so a player cannot
-point the room at a service on its own network.
+it: ``check_endpoint`` refuses plain HTTP, hosts that are not one of the operator's
+push services, literal IPs in any spelling, and names that resolve to any address
+that is not public (``push_address``), unless the settings allow local endpoints
+(tests). ``send`` checks again and connects to the very address it checked;
+redirects are not followed and no proxy is used, so a player cannot point the room at
+a service on its own network.
 """
 
 from __future__ import annotations
 
 import enum
-import ipaddress
+import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPSConnection
+from urllib3.connectionpool import HTTPSConnectionPool
 
+from cardroom.config import DEFAULT_PUSH_HOSTS
+from cardroom.notify.push_address import (
+    EndpointRefused,
+    Resolver,
+    host_allowed,
+    is_literal_address,
+    public_addresses,
+    system_resolver,
+)
 from cardroom.notify.vapid import VapidKeys, b64url_decode
+
+__all__ = ["EndpointRefused", "PushOutcome", "PushResult", "PushTarget", "check_endpoint"]
+
+log = logging.getLogger(__name__)
 
 ENDPOINT_MAX_LENGTH = 2048
 # Push services take at most 4096 bytes of ciphertext (RFC 8030 section 7.2); one
@@ -30,10 +51,6 @@ MAX_TTL_SECONDS = 7 * 24 * 3600
 
 # RFC 8030 section 5.4: a topic is at most 32 characters of the base64url alphabet.
 TOPIC = "cardroom"
-
-
-class EndpointRefused(ValueError):
-    """An endpoint the room will not post to; the message is a sentence."""
 
 
 class PushOutcome(enum.StrEnum):
@@ -58,8 +75,27 @@ class PushResult:
     detail: str
 
 
-def check_endpoint(endpoint: str, *, allow_insecure: bool = False) -> str:
+def check_endpoint(
+    endpoint: str,
+    *,
+    allow_insecure: bool = False,
+    hosts: Sequence[str] = DEFAULT_PUSH_HOSTS,
+    resolver: Resolver = system_resolver,
+) -> str:
     """The endpoint, if the room may post to it; else ``EndpointRefused``."""
+    resolve_endpoint(endpoint, allow_insecure=allow_insecure, hosts=hosts, resolver=resolver)
+    return endpoint
+
+
+def resolve_endpoint(
+    endpoint: str,
+    *,
+    allow_insecure: bool = False,
+    hosts: Sequence[str] = DEFAULT_PUSH_HOSTS,
+    resolver: Resolver = system_resolver,
+) -> tuple[str, ...]:
+    """The addresses a post to ``endpoint`` may connect to, each checked; empty when
+    local endpoints are allowed (nothing to pin). ``EndpointRefused`` otherwise."""
     if not isinstance(endpoint, str) or not 1 <= len(endpoint) <= ENDPOINT_MAX_LENGTH:
         raise EndpointRefused(
             f"A push endpoint is an https address of at most {ENDPOINT_MAX_LENGTH} characters."
@@ -69,18 +105,23 @@ def check_endpoint(endpoint: str, *, allow_insecure: bool = False) -> str:
     try:
         parts = urlsplit(endpoint)
         host = parts.hostname
-        _ = parts.port  # raises ValueError on a port that is not a number
+        port = parts.port  # raises ValueError on a port that is not a number
     except ValueError:
         raise EndpointRefused("The push endpoint is not a valid address.") from None
     if parts.scheme not in ("https", "http") or not host or parts.username or parts.password:
         raise EndpointRefused("A push endpoint is an https address.")
     if allow_insecure:
-        return endpoint
+        return ()
     if parts.scheme != "https":
         raise EndpointRefused("A push endpoint is an https address.")
     if _is_local(host):
         raise EndpointRefused("A push endpoint must be a push service on the internet.")
-    return endpoint
+    if not host_allowed(host, hosts):
+        raise EndpointRefused(
+            "This room sends Web Push only to the push services of the major browsers; "
+            f"{host} is not one of them."
+        )
+    return public_addresses(host, 443 if port is None else port, resolver)
 
 
 def _is_local(host: str) -> bool:
@@ -89,11 +130,7 @@ def _is_local(host: str) -> bool:
         return True
     if "." not in lowered:
         return True  # a bare name only resolves on the local network
-    try:
-        ipaddress.ip_address(lowered)
-    except ValueError:
-        return False
-    return True  # push services are named, never addressed by IP
+    return is_literal_address(lowered)  # push services are named, never addressed by IP
 
 
 def check_keys(p256dh: str, auth: str) -> None:
@@ -118,11 +155,42 @@ def check_keys(p256dh: str, auth: str) -> None:
         raise ValueError("keys.auth must be a 16-byte secret.")
 
 
-def _session() -> requests.Session:
+def _session(address: str | None) -> requests.Session:
     session = requests.Session()
-    # A redirect would take the request somewhere check_endpoint never saw.
+    # A redirect would take the request somewhere check_endpoint never saw, and a
+    # proxy from the environment would resolve the name again itself.
     session.max_redirects = 0
+    session.trust_env = False
+    if address is not None:
+        session.mount("https://", _PinnedAdapter(address))
     return session
+
+
+class _PinnedAdapter(HTTPAdapter):
+    """Connects every https request to ``address``, the one that was checked, while
+    the TLS handshake and the certificate check still use the endpoint's name: the
+    name is not resolved a second time, so DNS cannot switch it to another host
+    between the check and the connection (rebinding)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        address = self.address
+
+        class PinnedConnection(HTTPSConnection):
+            def __init__(self, *a: Any, **kw: Any) -> None:
+                super().__init__(*a, **kw)
+                # urllib3 connects to _dns_host and names ``host`` in SNI, the
+                # certificate check and the Host header.
+                self._dns_host = address
+
+        class PinnedPool(HTTPSConnectionPool):
+            ConnectionCls = PinnedConnection
+
+        self.poolmanager.pool_classes_by_scheme = {"https": PinnedPool}
 
 
 def send(
@@ -135,14 +203,21 @@ def send(
     urgency: str = "normal",
     allow_insecure: bool = False,
     timeout: float = 10.0,
+    hosts: Sequence[str] = DEFAULT_PUSH_HOSTS,
+    resolver: Resolver = system_resolver,
 ) -> PushResult:
     """Encrypt ``payload`` for ``target`` and post it to its push service. Never
-    raises: every failure is a ``PushResult`` saying what happened."""
+    raises: every failure is a ``PushResult`` saying what happened. The endpoint is
+    checked again (its name may resolve elsewhere since it was subscribed, or the
+    operator's list may have changed), and the post goes to the address checked."""
     from pywebpush import WebPusher  # type: ignore[import-untyped]
 
     try:
-        check_endpoint(target.endpoint, allow_insecure=allow_insecure)
+        addresses = resolve_endpoint(
+            target.endpoint, allow_insecure=allow_insecure, hosts=hosts, resolver=resolver
+        )
     except EndpointRefused as refused:
+        log.warning("push not sent to %s: %s", urlsplit(target.endpoint).hostname, refused)
         return PushResult(PushOutcome.FAILED, None, str(refused))
     if len(payload) > PAYLOAD_MAX_BYTES:
         return PushResult(PushOutcome.FAILED, None, "the message is too long for Web Push")
@@ -158,7 +233,7 @@ def send(
         "endpoint": target.endpoint,
         "keys": {"p256dh": target.p256dh, "auth": target.auth},
     }
-    with _session() as session:
+    with _session(addresses[0] if addresses else None) as session:
         try:
             response = WebPusher(subscription, requests_session=session).send(
                 payload,

@@ -185,16 +185,18 @@ def sign_in(
     return signed_in
 
 
-def sign_out(ctx: ServiceContext, token: str) -> None:
-    """End a session. Signing out of a session that is already over does nothing:
-    the client's goal, being signed out, already holds."""
+def sign_out(ctx: ServiceContext, token: str) -> int | None:
+    """End a session; the user's id, for the web layer to close its sockets.
+    Signing out of a session that is already over does nothing (None): the client's
+    goal, being signed out, already holds."""
     with ctx.transaction() as session:
         row = session.scalar(select(UserSession).where(UserSession.token_hash == token_hash(token)))
         if row is None or row.revoked_at is not None:
-            return
+            return None
         row.revoked_at = ctx.now()
         user_id = row.user_id
     ctx.recent_sessions.forget_user(user_id)
+    return user_id
 
 
 def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:

@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
+from cardroom.notify.push_address import Resolver, system_resolver
 from cardroom.service.passwords import make_hasher
 from cardroom.service.recent_sessions import RecentSessions
 from cardroom.service.throttle import DatabaseThrottle, LoginThrottle, NoThrottle
@@ -34,6 +35,8 @@ class ServiceContext:
     login_throttle: LoginThrottle = field(default_factory=NoThrottle)
     # Sessions proven a moment ago in this process (the HTTP routes' sign-in check).
     recent_sessions: RecentSessions = field(default_factory=RecentSessions, compare=False)
+    # How push endpoints' names become addresses (tests give their own: no network).
+    resolver: Resolver = system_resolver
     hasher: PasswordHasher = field(init=False)
 
     def __post_init__(self) -> None:

@@ -762,7 +762,15 @@ def _deliver_user(
             result = channels.send_email(notify, job.address, job.items, now=now)
             outcomes.append((job, result.sent, result.detail, []))
         else:
-            results = channels.push(notify, job.browsers, job.items, ttl=job.ttl, urgent=job.urgent)
+            results = channels.push(
+                notify,
+                job.browsers,
+                job.items,
+                ttl=job.ttl,
+                urgent=job.urgent,
+                hosts=ctx.settings.push_hosts,
+                resolver=ctx.resolver,
+            )
             sent = sum(1 for _, r in results if r.outcome is PushOutcome.SENT)
             details = sorted({r.detail for _, r in results if r.outcome is not PushOutcome.SENT})
             detail = f"sent to {sent} of {len(results)} browsers"
@@ -1039,7 +1047,12 @@ def add_browser(
     subscribed becomes this player's (one browser, one signed-in player)."""
     settings = _settings(notify)
     try:
-        check_endpoint(endpoint, allow_insecure=settings.push_allow_insecure)
+        check_endpoint(
+            endpoint,
+            allow_insecure=settings.push_allow_insecure,
+            hosts=ctx.settings.push_hosts,
+            resolver=ctx.resolver,
+        )
         check_keys(p256dh, auth)
     except EndpointRefused as refused:
         raise InvalidInput(str(refused)) from None

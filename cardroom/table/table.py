@@ -30,6 +30,7 @@ from cardroom.table.button import (
 )
 from cardroom.table.cash import CashOutRecord, buy_in_cost, check_balance, check_rebuy
 from cardroom.table.config import TableConfig
+from cardroom.table.durations import spoken
 from cardroom.table.errors import NotAllowedNow, NotSeated, RebuyNotAllowed, TableError
 from cardroom.table.events import (
     BlindsRaised,
@@ -438,18 +439,23 @@ class Table:
     def fold_inactive(self, player: PlayerId, now: float) -> list[TableEvent]:
         """The host or an admin folds an inactive player's hand; chips already in stay
         in the pot. Where the rules set a wait (``legacy``: 24 hours) only the player
-        to act can be folded, once they have been waited on that long."""
+        to act can be folded, once they have been waited on that long, and never before
+        their own turn clock would act for them: a game's shorter wait must not let a
+        host take a thinking player's hand away while the clock still gives them time."""
         seat = self._seat_in_running_hand(player)
         hand = self._running_hand()
         wait = self.config.rules.inactive_fold_after_seconds
         if wait is not None:
             if hand.seat_to_act != seat.number:
                 raise NotAllowedNow("Only the player whose turn it is can be folded.")
+            clock = self.config.rules.turn_clock_seconds
+            wait = max(wait, clock or 0)
             started = now if self.turn_started_at is None else self.turn_started_at
-            waited = now - started
-            if waited < wait:
+            left = started + wait - now
+            if left > 0:
                 raise NotAllowedNow(
-                    f"This player can be folded after {wait // 3600} hours without acting."
+                    f"This player can be folded after {spoken(wait)} without acting:"
+                    f" in {spoken(left)}."
                 )
         hand.fold_out_of_turn(seat.number)
         return self._after_action(now)

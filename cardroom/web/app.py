@@ -23,6 +23,7 @@ from cardroom.web import threads
 from cardroom.web.deps import WebSettings, require_json_body
 from cardroom.web.errors import install_error_handlers
 from cardroom.web.live import Live
+from cardroom.web.no_store import NoStoreForApi
 from cardroom.web.routes import accounts, admin, games, health, money, table_admin, ws
 from cardroom.web.schemas import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
 
@@ -115,6 +116,7 @@ def create_app(
     live = Live(lambda: get_context_of(app), clock=ctx is None if clock is None else clock)
     app.state.live = live
     install_error_handlers(app)
+    app.add_middleware(NoStoreForApi)
     for module in (health, accounts, money, admin, games):
         app.include_router(module.router)
     app.include_router(table_admin.host)

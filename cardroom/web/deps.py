@@ -40,6 +40,7 @@ from cardroom.service.directory import user_by_id
 from cardroom.service.errors import AuthenticationFailed, Forbidden
 from cardroom.service.users import UserInfo
 from cardroom.web.errors import CsrfTokenInvalid, NotJson
+from cardroom.web.origins import same_origin
 from cardroom.web.schemas import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -173,9 +174,10 @@ async def credentials(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_session_cookie)],
+    web: WebSettingsDep,
 ) -> Credentials | None:
     """The session token the request carries, if any; refuses a cookie-authenticated
-    write without the right CSRF token."""
+    write without the right CSRF token, or from a page of another origin."""
     if bearer is not None:
         return Credentials(token=bearer.credentials, by_cookie=False)
     if "authorization" in request.headers:
@@ -189,7 +191,28 @@ async def credentials(
                 f"This request needs the {CSRF_HEADER} header with the value of the "
                 f"{CSRF_COOKIE} cookie; reload the page and try again."
             )
+        _check_origin(request, web)
     return Credentials(token=cookie, by_cookie=True)
+
+
+def _check_origin(request: Request, web: WebSettings) -> None:
+    """A cookie-signed write must come from the room's own pages: the ``Origin`` the
+    browser sends (or, without one, the ``Referer``) must name the room, scheme
+    included. The CSRF token already proves it; this is the second lock OWASP
+    recommends, for a token leaked or a sibling subdomain's cookie. A request that
+    names neither (not a browser's fetch) rests on the token alone."""
+    claimed = request.headers.get("origin") or request.headers.get("referer")
+    if claimed is None:
+        return
+    if not same_origin(claimed, https=came_over_https(request, web), host=_host(request)):
+        raise CsrfTokenInvalid(
+            "This request came from a page that is not the room's; open the room's own "
+            "page and try again."
+        )
+
+
+def _host(request: Request) -> str:
+    return request.headers.get("host", "")
 
 
 MaybeCredentials = Annotated[Credentials | None, Depends(credentials)]
@@ -201,12 +224,20 @@ class SignedInSession:
     user: UserInfo
 
 
-async def current_session(ctx: ContextDep, creds: MaybeCredentials) -> SignedInSession:
-    """The request's session. A session this process proved a few seconds ago is
-    trusted without a read or a thread (``cardroom.service.recent_sessions``); any
-    other is read from the database on the thread pool."""
+async def current_session(
+    request: Request, ctx: ContextDep, creds: MaybeCredentials
+) -> SignedInSession:
+    """The request's session. For a read, a session this process proved a few
+    seconds ago is trusted without a read or a thread
+    (``cardroom.service.recent_sessions``); any other is read from the database on
+    the thread pool. A write always reads it: this process's memory cannot know of a
+    sign-out or a suspension another process committed a moment ago, and a write
+    must not go through on a session that is over (issue 17, finding 6)."""
     if creds is None:
         raise AuthenticationFailed(NOT_SIGNED_IN)
+    if request.method in UNSAFE_METHODS:
+        proven = await run_in_threadpool(accounts.user_for_token, ctx, creds.token)
+        return SignedInSession(token=creds.token, user=proven)
     user = accounts.recently_proven(ctx, creds.token)
     if user is None:
         user = await run_in_threadpool(accounts.user_for_recent_token, ctx, creds.token)

@@ -107,6 +107,19 @@ def parse_user_payload(payload: str) -> tuple[int, dict[str, Any]] | None:
     return user, message
 
 
+def tell_servers(ctx: ServiceContext, user_id: int, message: Mapping[str, Any]) -> None:
+    """From a process that serves no sockets (``cardroom admin``): a ``/ws/me``
+    message to the user's sockets in every server on a PostgreSQL database. On SQLite
+    there is no channel to the server; its sockets recheck their session by
+    themselves (``routes.ws.SESSION_RECHECK_SECONDS``)."""
+    if make_url(ctx.settings.database_url).get_backend_name() != "postgresql":
+        return
+    payload = json.dumps({"user_id": user_id, "message": dict(message)}, default=str)
+    with ctx.engine.connect() as connection:
+        connection.execute(text("SELECT pg_notify(:c, :p)"), {"c": USERS_CHANNEL, "p": payload})
+        connection.commit()
+
+
 class PostgresFanout:
     def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo

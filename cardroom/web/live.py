@@ -37,8 +37,10 @@ from cardroom.service import deadlines
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
+from cardroom.web import session_ends
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
+from cardroom.web.open_sockets import OpenSockets
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +86,7 @@ class Live:
         self.games: dict[int, set[GameWatcher]] = {}
         self.reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
         self.users: dict[int, set[UserWatcher]] = {}
+        self.sockets = OpenSockets()  # every socket here, by user and session
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._clock_wake: asyncio.Event | None = None
@@ -263,8 +266,32 @@ class Live:
             self.push_user(user, {"type": "games_changed", "game_id": game_id})
 
     def push_user(self, user_id: int, message: Mapping[str, Any]) -> None:
+        if session_ends.is_session_end(message):
+            self._end_sessions_here(user_id, message)
+            return
         for watcher in list(self.users.get(user_id, ())):
             watcher.push(message)
+
+    def end_sessions(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """After a commit that ended sessions of ``user_id`` (any thread; it may
+        block on the database to publish): their sockets close here and in every
+        other process (``cardroom.web.session_ends``). Never raises: the sessions
+        are over already, and a socket that is not told closes at its own recheck."""
+        try:
+            self.fanout.publish(self.ctx, self, None, [(user_id, message)])
+        except Exception:
+            log.exception("could not announce the end of sessions of user %s", user_id)
+
+    def _end_sessions_here(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """On the event loop: forget what this process proved of the user's sessions
+        (another process ended them) and close the matching sockets now."""
+        self.ctx.recent_sessions.forget_user(user_id)
+        session, keep = session_ends.sessions_of(message)
+        code, sentence = session_ends.close_of(message)
+        for socket in self.sockets.of(user_id, session, keep):
+            task = asyncio.create_task(socket.end(code, sentence))
+            self._tasks.append(task)
+            task.add_done_callback(self._forget)
 
     def everything_changed(self) -> None:
         """After a gap in what we heard (a listener reconnected): every local socket

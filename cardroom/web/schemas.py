@@ -17,10 +17,11 @@ OpenAPI document tells clients (and fuzzers) what the room accepts.
 from __future__ import annotations
 
 import enum
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 from cardroom.service.directory import AdminActionRecord, UserWithBalance
 from cardroom.service.money import MAX_ADMIN_MOVEMENT_CENTS, StatementPage
@@ -41,6 +42,21 @@ FORWARDED_FOR_HEADER = "X-Forwarded-For"
 # Row ids are 32-bit integers on PostgreSQL; a larger number in a path or query could
 # only reach the database as an overflow error, so it is refused at the door.
 MAX_ROW_ID = 2**31 - 1
+
+_DIGITS = re.compile(r"-?[0-9]+")
+
+
+def _whole_number_text(value: Any) -> Any:
+    """A query's number as a person writes it: digits, and a minus. Python's ``int``
+    (and pydantic's) also reads ``100.0``, ``+5``, `` 7`` and ``1_000``, which no
+    client means as a count and a cache or a log would show as another request."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("must be a whole number written in digits, such as 20")
+    return value
+
+
+# An integer query parameter: ``Annotated[QueryInt, Query(...)]``.
+QueryInt = Annotated[int, BeforeValidator(_whole_number_text)]
 
 
 class ErrorCode(enum.StrEnum):

@@ -79,6 +79,11 @@ EVENTS_PAGE_MAX = 1000  # cardroom.service.play.EVENTS_PAGE_MAX
 # A WebSocket message from a client is a small JSON object; anything longer is refused
 # with an error message (and the socket stays open).
 WS_MESSAGE_MAX_CHARS = 4096
+# The largest frame the server reads at all (``cardroom serve --ws-max-size``): a
+# 4,096-character message is at most 16 KiB of UTF-8 (4 bytes a character), and a
+# command is under 1 KB. uvicorn's default, 16 MiB, let forty sockets take 1.3 GB
+# (issue 17, finding 4); a larger frame is closed with 1009 before it is read.
+WS_MAX_FRAME_BYTES = 16 * 1024
 WS_REF_MAX_LENGTH = 64
 
 _NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f]*$"

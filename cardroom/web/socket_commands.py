@@ -7,9 +7,9 @@ under load, 5.3 ms against 4.1; docs/benchmarks.md). The semantics are the HTTP
 routes' (``POST /api/games/{id}/actions`` and ``/continue``,
 ``cardroom.web.routes.games``), to the status, code and sentence of a refusal:
 
-- the session is proved first, as the route's dependencies prove it before its body
-  is read (``cardroom.web.deps.current_session``: trusted for a few seconds,
-  ``cardroom.service.recent_sessions``, else read on a worker thread), not only by
+- the session is proved first, as the route's dependencies prove a write's before
+  its body is read (``cardroom.web.deps.current_session``: read from the database
+  on a worker thread, never trusted from this process's memory), not only by
   the socket's own check once a minute: a signed-out or suspended session is
   refused with the route's 401 or 403, and the socket is then closed as its own
   check would close it (4401 or 4403);
@@ -104,9 +104,9 @@ async def _answer(
 ) -> Answer:
     ctx = live.ctx
     try:
-        user = accounts.recently_proven(ctx, token)
-        if user is None:
-            user = await asyncio.to_thread(accounts.user_for_recent_token, ctx, token)
+        # Read, never trusted from memory: a command is a write, and another process
+        # may have ended the session a moment ago (cardroom.web.deps.current_session).
+        user = await asyncio.to_thread(accounts.user_for_token, ctx, token)
     except (AuthenticationFailed, AccountSuspended) as refused:
         return Answer(_refusal(ref, refused), ended=refused)
     try:

@@ -109,7 +109,10 @@ def test_the_room_refuses_to_post_to_its_own_network_by_default() -> None:
     ],
 )
 def test_real_push_services_are_accepted(endpoint: str) -> None:
-    assert check_endpoint(endpoint) == endpoint
+    def public(host: str, port: int) -> list[str]:
+        return ["142.250.74.10", "2a00:1450:4001:80b::200a"]  # no network in tests
+
+    assert check_endpoint(endpoint, resolver=public) == endpoint
 
 
 @pytest.mark.parametrize(

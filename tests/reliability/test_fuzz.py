@@ -32,12 +32,14 @@ from schemathesis import checks
 from schemathesis.core.failures import FailureGroup
 from schemathesis.core.result import Ok
 from schemathesis.generation import GenerationMode
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardroom.service import accounts
 from cardroom.service.admin import CONSOLE
 from cardroom.service.errors import Conflict
 from cardroom.store.models import Role
+from cardroom.web.schemas_games import WS_MAX_FRAME_BYTES
 from tests.conftest import snapshot
 from tests.reliability.clients import Json, Player, create_game, join, sign_in, sign_up
 from tests.reliability.figures import keep
@@ -212,9 +214,14 @@ BAD_MESSAGES: list[str | bytes] = [
     '{"type": "ping"' + ', "a": 1' * 1000 + "}",
     "x" * 5000,
     json.dumps({"type": "ping", "pad": "x" * 10_000}),
-    "y" * 1_000_000,
     b"\x00\xff binary",
-    b"{}" * 50_000,
+    b"{}" * 8_000,
+]
+# Frames over the server's 16 KiB are not read at all: the socket is closed with 1009
+# (issue 17, finding 4; tests/reliability/test_socket_limits.py measures the memory).
+OVERSIZE: list[str | bytes] = [
+    "y" * (WS_MAX_FRAME_BYTES + 1),
+    b"{}" * (WS_MAX_FRAME_BYTES // 2 + 1),
 ]
 
 
@@ -257,6 +264,16 @@ def test_bad_socket_messages_get_an_error_and_the_socket_stays_usable(
                     raise AssertionError(f"{path}: bad message {k} ({message[:40]!r})") from failed
                 assert sentence.endswith(".") and "Traceback" not in sentence
                 assert len(sentence) < 300, "the input is not echoed back"
+                sent += 1
+        for message in OVERSIZE:
+            with connect(f"{server.ws_base}{path}?token={alice.token}") as ws:
+                if path != "/ws/me":
+                    assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
+                ws.send(message)
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
                 sent += 1
     # The sockets of others never noticed.
     with connect(f"{server.ws_base}/ws/games/{game}?token={bob.token}") as ws:

@@ -3,10 +3,12 @@ required, the table's watchers told, and the admin doors closed to everyone else
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from fastapi.testclient import TestClient
 
 from cardroom.service.context import ServiceContext
-from tests.conftest import Unchanged
+from tests.conftest import FakeClock, Unchanged
 from tests.web.games_kit import (
     create_game,
     detail,
@@ -141,3 +143,27 @@ def test_start_is_the_hosts(client: TestClient) -> None:
     started = client.post(f"/api/games/{game}/start", json={}, headers=alice.auth)
     assert started.status_code == 200, started.text
     assert "HandDealt" in [e["type"] for e in started.json()["events"]]
+
+
+def test_the_host_cannot_fold_a_thinking_player_before_their_clock(
+    client: TestClient, clock: FakeClock, unchanged: Unchanged
+) -> None:
+    """Issue 17, finding 2: with a 600 s clock and a 60 s wait the host folded a
+    player at 62 s; now the fold waits for the clock and the refusal says how long."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    rules = {"turn_clock_seconds": 600, "inactive_fold_after_seconds": 60}
+    game = heads_up(client, alice, bob, rules=rules)
+    away = to_act(client, game, [alice, bob])
+    assert away is not None
+    seat = detail(client, game, away)["viewer_seat"]
+    clock.advance(timedelta(seconds=62))
+    with unchanged():
+        response = client.post(
+            f"/api/games/{game}/fold", json={"seat": seat, "reason": "slow"}, headers=alice.auth
+        )
+        assert "in 8 minutes 58 seconds" in assert_refused(response, 409, "conflict")
+    clock.advance(timedelta(seconds=600 - 62))
+    folded = client.post(
+        f"/api/games/{game}/fold", json={"seat": seat, "reason": "slow"}, headers=alice.auth
+    )
+    assert folded.status_code == 200, folded.text

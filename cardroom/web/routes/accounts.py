@@ -8,8 +8,10 @@ from __future__ import annotations
 from functools import partial
 
 from fastapi import APIRouter, Request, Response
+from starlette.concurrency import run_in_threadpool
 
 from cardroom.service import accounts
+from cardroom.web import session_ends
 from cardroom.web.deps import (
     ContextDep,
     CurrentSession,
@@ -22,6 +24,7 @@ from cardroom.web.deps import (
     set_session_cookies,
 )
 from cardroom.web.errors import documented
+from cardroom.web.live import LiveDep
 from cardroom.web.schemas import (
     PasswordChangeIn,
     SignedInOut,
@@ -77,24 +80,32 @@ async def sign_in(
 @router.post("/accounts/sign-out", status_code=204, responses=documented(401, 403))
 def sign_out(
     ctx: ContextDep,
+    live: LiveDep,
     creds: MaybeCredentials,
     web: WebSettingsDep,
     request: Request,
     response: Response,
 ) -> None:
-    """End this session and clear its cookies. Signing out of a session that is
-    already over (or of none) does nothing and succeeds."""
+    """End this session and clear its cookies; its sockets close, in every server
+    process. Signing out of a session that is already over (or of none) does nothing
+    and succeeds."""
     if creds is not None:
-        accounts.sign_out(ctx, creds.token)
+        user_id = accounts.sign_out(ctx, creds.token)
+        if user_id is not None:
+            live.end_sessions(user_id, session_ends.signed_out(creds.token))
     clear_session_cookies(response, request, web)
 
 
 @router.post("/accounts/password", status_code=204, responses=documented(401, 403, 413, 415, 422))
 async def change_password(
-    body: PasswordChangeIn, ctx: ContextDep, session: CurrentSession, request: Request
+    body: PasswordChangeIn,
+    ctx: ContextDep,
+    live: LiveDep,
+    session: CurrentSession,
+    request: Request,
 ) -> None:
     """Set a new password, proving the current one. Every other session of the user
-    ends; this one stays."""
+    ends, and their sockets close; this one stays."""
     await hashing(
         request,
         accounts.change_password,
@@ -103,6 +114,8 @@ async def change_password(
         body.current_password,
         body.new_password,
     )
+    ended = session_ends.password_changed(session.token)
+    await run_in_threadpool(live.end_sessions, session.user.id, ended)
 
 
 @router.get("/me", responses=documented(401, 403))

@@ -9,8 +9,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from cardroom.service import accounts, directory, money
+from cardroom.web import session_ends
 from cardroom.web.deps import AdminUser, ContextDep, TargetUser
 from cardroom.web.errors import documented
+from cardroom.web.live import LiveDep
 from cardroom.web.schemas import (
     MAX_ROW_ID,
     AdminActionOut,
@@ -19,6 +21,7 @@ from cardroom.web.schemas import (
     LedgerPageOut,
     MoneyMovedOut,
     MoneyMovementIn,
+    QueryInt,
     ReasonIn,
     RoleChangeIn,
     UserListOut,
@@ -31,15 +34,17 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 READ = documented(401, 403, 422)
 CHANGE = documented(401, 403, 404, 409, 413, 415, 422)
 
-PageLimit = Annotated[int, Query(ge=1, le=directory.PAGE_MAX, description="Rows on the page.")]
-LedgerLimit = Annotated[int, Query(ge=1, le=money.STATEMENT_PAGE_MAX)]
+PageLimit = Annotated[QueryInt, Query(ge=1, le=directory.PAGE_MAX, description="Rows on the page.")]
+LedgerLimit = Annotated[QueryInt, Query(ge=1, le=money.STATEMENT_PAGE_MAX)]
 
 
 @router.get("/users", responses=READ)
 def users(
     ctx: ContextDep,
     admin: AdminUser,
-    after_id: Annotated[int | None, Query(ge=0, le=MAX_ROW_ID, description="Next page.")] = None,
+    after_id: Annotated[
+        QueryInt | None, Query(ge=0, le=MAX_ROW_ID, description="Next page.")
+    ] = None,
     limit: PageLimit = directory.PAGE_DEFAULT,
 ) -> UserListOut:
     """Every user with their balance, by id."""
@@ -55,7 +60,7 @@ def user_ledger(
     ctx: ContextDep,
     admin: AdminUser,
     target: TargetUser,
-    before_entry_id: Annotated[int | None, Query(ge=1, le=MAX_ROW_ID)] = None,
+    before_entry_id: Annotated[QueryInt | None, Query(ge=1, le=MAX_ROW_ID)] = None,
     limit: LedgerLimit = money.STATEMENT_PAGE_DEFAULT,
 ) -> LedgerPageOut:
     """A user's statement, as they see it."""
@@ -84,9 +89,14 @@ def remove(
 
 
 @router.post("/users/{user_id}/suspend", responses=CHANGE)
-def suspend(body: ReasonIn, ctx: ContextDep, admin: AdminUser, target: TargetUser) -> UserOut:
-    """Stop the user signing in or acting, and end their sessions; their money stays."""
-    return UserOut.of(accounts.suspend(ctx, admin.id, target.name, body.reason))
+def suspend(
+    body: ReasonIn, ctx: ContextDep, live: LiveDep, admin: AdminUser, target: TargetUser
+) -> UserOut:
+    """Stop the user signing in or acting, and end their sessions (their sockets
+    close, in every server process); their money stays."""
+    suspended = accounts.suspend(ctx, admin.id, target.name, body.reason)
+    live.end_sessions(suspended.id, session_ends.suspended())
+    return UserOut.of(suspended)
 
 
 @router.post("/users/{user_id}/reinstate", responses=CHANGE)
@@ -110,9 +120,11 @@ def audit(ctx: ContextDep, admin: AdminUser) -> AuditOut:
 def actions(
     ctx: ContextDep,
     admin: AdminUser,
-    before_id: Annotated[int | None, Query(ge=1, le=MAX_ROW_ID, description="Next page.")] = None,
+    before_id: Annotated[
+        QueryInt | None, Query(ge=1, le=MAX_ROW_ID, description="Next page.")
+    ] = None,
     user_id: Annotated[
-        int | None, Query(ge=1, le=MAX_ROW_ID, description="Only actions on this user.")
+        QueryInt | None, Query(ge=1, le=MAX_ROW_ID, description="Only actions on this user.")
     ] = None,
     limit: PageLimit = directory.PAGE_DEFAULT,
 ) -> AdminLogOut:

@@ -18,7 +18,7 @@ from cardroom.service.game_records import PlayResult
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
 from cardroom.web.live import Live, LiveDep
-from cardroom.web.schemas import MAX_ROW_ID
+from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 from cardroom.web.schemas_games import (
     EVENTS_PAGE_MAX,
     LOBBY_PAGE_DEFAULT,
@@ -72,7 +72,7 @@ def answer(
 def list_games(
     ctx: ContextDep,
     user: CurrentUser,
-    limit: Annotated[int, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE_DEFAULT,
+    limit: Annotated[QueryInt, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE_DEFAULT,
 ) -> LobbyOut:
     """Games waiting to start, then games being played, most recently active first."""
     return lobby_out(lobby.list_lobby(ctx, limit=limit))
@@ -123,8 +123,10 @@ def events(
     ctx: ContextDep,
     user: CurrentUser,
     game_id: GameId,
-    after: Annotated[int, Query(ge=0, le=2**62, description="The last seq the client has.")] = 0,
-    limit: Annotated[int, Query(ge=1, le=EVENTS_PAGE_MAX)] = EVENTS_PAGE_MAX,
+    after: Annotated[
+        QueryInt, Query(ge=0, le=2**62, description="The last seq the client has.")
+    ] = 0,
+    limit: Annotated[QueryInt, Query(ge=1, le=EVENTS_PAGE_MAX)] = EVENTS_PAGE_MAX,
 ) -> EventsOut:
     """The events numbered above ``after``, as the viewer may see them."""
     page = game_views.events_page(ctx, game_id, user.id, after, limit=limit)

@@ -27,7 +27,7 @@ from cardroom.service.histories import (
 )
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
-from cardroom.web.schemas import MAX_ROW_ID
+from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 from cardroom.web.schemas_histories import (
     ExportText,
     HandHistoryOut,
@@ -85,7 +85,7 @@ Full = Annotated[
     ),
 ]
 Before = Annotated[
-    int | None, Query(ge=1, le=MAX_ROW_ID, description="Start below this hand id (paging).")
+    QueryInt | None, Query(ge=1, le=MAX_ROW_ID, description="Start below this hand id (paging).")
 ]
 
 
@@ -102,9 +102,9 @@ def my_hands(
     ctx: ContextDep,
     user: CurrentUser,
     game_id: Annotated[
-        int | None, Query(ge=1, le=MAX_ROW_ID, description="Only this game's hands.")
+        QueryInt | None, Query(ge=1, le=MAX_ROW_ID, description="Only this game's hands.")
     ] = None,
-    limit: Annotated[int, Query(ge=1, le=HANDS_PAGE_MAX)] = HANDS_PAGE_DEFAULT,
+    limit: Annotated[QueryInt, Query(ge=1, le=HANDS_PAGE_MAX)] = HANDS_PAGE_DEFAULT,
     before: Before = None,
 ) -> HandsOut:
     """The finished hands the viewer was dealt into, newest first, with their cards
@@ -118,8 +118,8 @@ def my_hands(
 def my_history(
     ctx: ContextDep,
     user: CurrentUser,
-    per_game: Annotated[int, Query(ge=1, le=PER_GAME_MAX)] = PER_GAME_DEFAULT,
-    games: Annotated[int, Query(ge=1, le=GAMES_PAGE_MAX)] = GAMES_PAGE_DEFAULT,
+    per_game: Annotated[QueryInt, Query(ge=1, le=PER_GAME_MAX)] = PER_GAME_DEFAULT,
+    games: Annotated[QueryInt, Query(ge=1, le=GAMES_PAGE_MAX)] = GAMES_PAGE_DEFAULT,
     before: Before = None,
 ) -> HistoryOut:
     """Every game the viewer was dealt into, the most recently played first, each with

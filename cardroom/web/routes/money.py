@@ -9,16 +9,16 @@ from fastapi import APIRouter, Query
 from cardroom.service import money
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
-from cardroom.web.schemas import MAX_ROW_ID, BalanceOut, LedgerPageOut
+from cardroom.web.schemas import MAX_ROW_ID, BalanceOut, LedgerPageOut, QueryInt
 
 router = APIRouter(prefix="/api/me", tags=["money"])
 
 BeforeEntryId = Annotated[
-    int | None,
+    QueryInt | None,
     Query(ge=1, le=MAX_ROW_ID, description="Lines older than this entry: the next page."),
 ]
 LedgerLimit = Annotated[
-    int, Query(ge=1, le=money.STATEMENT_PAGE_MAX, description="Lines on the page.")
+    QueryInt, Query(ge=1, le=money.STATEMENT_PAGE_MAX, description="Lines on the page.")
 ]
 
 

@@ -32,7 +32,7 @@ from cardroom.service.notifications import Notice, NoticePage, Preferences
 from cardroom.store.notify_models import NoticeKind
 from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented
-from cardroom.web.schemas import MAX_ROW_ID
+from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 
 router = APIRouter(tags=["notifications"])
 
@@ -271,11 +271,11 @@ def remove_push_subscription(
 
 
 BeforeId = Annotated[
-    int | None,
+    QueryInt | None,
     Query(ge=1, le=MAX_ROW_ID, description="Notices older than this one: the next page."),
 ]
 PageLimit = Annotated[
-    int, Query(ge=1, le=notifications.PAGE_MAX, description="Notices on the page.")
+    QueryInt, Query(ge=1, le=notifications.PAGE_MAX, description="Notices on the page.")
 ]
 NoticeIdPath = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The notice's id.")]
 

@@ -16,7 +16,9 @@ rather than over HTTP, with the HTTP routes' semantics, one at a time
 per-viewer filter (``cardroom.service.game_views``, which calls ``cardroom.views``).
 A bad message from the client gets an ``error`` message and the socket stays open.
 Refusals on connecting are sent as an ``error`` message, then the socket is closed
-with a 44xx code (4401 not signed in, 4403 not allowed, 4404 no such game). An
+with a 44xx code (4401 not signed in, 4403 not allowed, 4404 no such game, 4429 too
+many sockets open for one player: ``open_sockets``). A frame larger than the server's
+``--ws-max-size`` (16 KiB) is closed with 1009 by the server before it is read. An
 unexpected error is logged, and the client gets an ``error`` message and the code
 1011, never the traceback.
 """
@@ -32,7 +34,6 @@ import logging
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
@@ -46,9 +47,12 @@ from cardroom.service.game_views import update_for
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
 from cardroom.web import socket_commands
+from cardroom.web.deps import WebSettings
 from cardroom.web.errors import validation_message
 from cardroom.web.live import Live, live_of
-from cardroom.web.schemas import MAX_ROW_ID, SESSION_COOKIE
+from cardroom.web.open_sockets import CLOSE_TOO_MANY, TOO_MANY
+from cardroom.web.origins import same_origin
+from cardroom.web.schemas import FORWARDED_PROTO_HEADER, MAX_ROW_ID, SESSION_COOKIE
 from cardroom.web.schemas_games import (
     WS_MESSAGE_MAX_CHARS,
     WsError,
@@ -101,13 +105,20 @@ class Refused(Exception):
 
 
 def _same_origin(websocket: WebSocket) -> bool:
-    """The page that opened the socket is the room's own (or no browser at all: only
-    browsers send Origin, and only they attach cookies on their own)."""
+    """The page that opened the socket is the room's own, scheme included (or no
+    browser at all: only browsers send Origin, and only they attach cookies on their
+    own). A socket over TLS (``wss``, or ``X-Forwarded-Proto: https`` from a trusted
+    proxy) must come from an ``https`` page."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    web = getattr(websocket.app.state, "web", None)
+    https = websocket.url.scheme == "wss"
+    if isinstance(web, WebSettings) and web.trust_proxy:
+        forwarded = websocket.headers.get(FORWARDED_PROTO_HEADER)
+        if forwarded:
+            https = forwarded.split(",")[0].strip().lower() == "https"
+    return same_origin(origin, https=https, host=websocket.headers.get("host", ""))
 
 
 async def _sign_in(websocket: WebSocket, live: Live) -> tuple[UserInfo, str]:
@@ -199,6 +210,13 @@ class Connection(abc.ABC):
 
     async def error(self, sentence: str) -> None:
         await self.send(WsError(message=sentence))
+
+    async def end(self, code: int, sentence: str) -> None:
+        """Close the socket now, saying why (``open_sockets.Closable``): nothing more
+        is sent, and the reading side sees the client's close."""
+        self._open = False
+        async with self._sending:
+            await _refuse(self.websocket, Refused(code, sentence))
 
     async def still_signed_in(self) -> bool:
         if time.monotonic() - self._checked < SESSION_RECHECK_SECONDS:
@@ -377,6 +395,8 @@ async def game_socket(websocket: WebSocket) -> None:
         number = _game_id(str(websocket.path_params.get("game_id", "")))
         user, token = await _sign_in(websocket, live)
         feed = GameFeed(websocket, live, token, number, user.id)
+        if not live.sockets.add(user.id, token, feed):
+            raise Refused(CLOSE_TOO_MANY, TOO_MANY)
         live.watch_game(number, feed)  # before the snapshot: no change falls between
         try:
             try:
@@ -386,9 +406,12 @@ async def game_socket(websocket: WebSocket) -> None:
             await _serve(websocket, feed)
         finally:
             live.unwatch_game(number, feed)
+            live.sockets.remove(user.id, feed)
             await feed.stop()
     except Refused as refused:
         await _refuse(websocket, refused)
+    except WebSocketDisconnect:
+        return  # the client left before its first snapshot (or was closed: 1009)
     except Exception:
         await _failed(websocket)
 
@@ -439,11 +462,15 @@ async def me_socket(websocket: WebSocket) -> None:
         await _failed(websocket)
         return
     feed = UserFeed(websocket, live, token)
+    if not live.sockets.add(user.id, token, feed):
+        await _refuse(websocket, Refused(CLOSE_TOO_MANY, TOO_MANY))
+        return
     live.watch_user(user.id, feed)
     try:
         await _serve(websocket, feed)
     finally:
         live.unwatch_user(user.id, feed)
+        live.sockets.remove(user.id, feed)
         await feed.stop()
 
 
