@@ -5,6 +5,7 @@ import { cardNode, cardsNode } from "../cards.js";
 import { secondsUntil } from "../clock.js";
 import { fill, h } from "../dom.js";
 import { countdown } from "../format.js";
+import { ordinal } from "../rules.js";
 import { seatPositions } from "../seating.js";
 
 /** seat number -> {seat: SeatOut, player: HandPlayerOut | undefined} */
@@ -41,7 +42,10 @@ function notes(seat, player, game) {
 export function renderSeats(list, view) {
   const { game, money, winners, onSit } = view;
   const count = game.summary.seat_count;
-  const bottom = game.viewer_seat || 1;
+  // A player knocked out of a tournament keeps the table as they saw it: their old
+  // seat at the bottom, showing their place (`finished`: seat -> standing).
+  const finished = view.finished || new Map();
+  const bottom = game.viewer_seat || view.lastSeat || 1;
   const seats = seatMap(game);
   const hand = game.hand;
   const canSit = game.viewer_seat === null && game.viewer_cost !== null && onSit &&
@@ -53,6 +57,15 @@ export function renderSeats(list, view) {
   list.dataset.bottom = String(bottom);
   for (let n = 1; n <= count; n += 1) {
     const entry = seats.get(n);
+    const out = finished.get(n);
+    if ((!entry || !entry.seat) && out) {
+      const place = `Finished ${ordinal(out.place)}${out.prize > 0 ? `, won ${money(out.prize)}` : ""}`;
+      items.push(h("li", { class: `seat gone${out.user_id === view.meId ? " me" : ""}`, dataset: { seat: String(n) } },
+        h("div", { class: "seat-box" },
+          h("span", { class: "name" }, out.name, out.user_id === view.meId ? h("span", { class: "sr-only" }, " (you)") : null),
+          h("span", { class: "note" }, place))));
+      continue;
+    }
     if (!entry || !entry.seat) {
       items.push(h("li", { class: "seat empty", dataset: { seat: String(n) } },
         h("div", { class: "seat-box" },
