@@ -1,7 +1,7 @@
 """The table's layout measured in the browser, for the layout tests: which of the
-things a player must read (seat boxes, hole cards, bet chips, the board, the pot)
-overlap, which names are cut, and tables seated and played over the API (quicker
-than the pages, and the phases chosen exactly)."""
+things a player must read (seat boxes, hole cards, bet chips, the board, the pot,
+and on their turn the action bar) overlap, which names are cut, and tables seated
+and played over the API (quicker than the pages, and the phases chosen exactly)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ _BOXES = """
   if (pot && pot.textContent.trim()) add(pot, "the pot");
   const pots = document.querySelector("[data-pots]");
   if (pots && pots.childElementCount) add(pots, "the side pots");
+  // on your turn the action bar (pinned to a phone's bottom) must cover nothing
+  const bar = document.querySelector("[data-actions]");
+  if (bar && !bar.hidden) add(bar, "the action bar");
   return {boxes: out, width: document.documentElement.clientWidth};
 }
 """

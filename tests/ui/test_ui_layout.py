@@ -45,6 +45,9 @@ def test_nothing_on_the_felt_overlaps(
             problems.extend(f"{case}: {p}" for p in overlaps(viewer.page) + cut_names(viewer.page))
             viewer.shot(artifacts, f"layout-{count}-{phase}-{screen}")
 
+    if count == 2:  # heads up the viewer acts first: the whole action bar is up
+        expect(viewer.page.locator("[data-actions] [data-bet]")).to_be_visible()
+        check("your-turn")
     # before the flop: everyone but the big blind has called, so every seat has a bet
     for _ in range(count - 1):
         table.act("call")

@@ -1,11 +1,12 @@
 // The table drawn from a game as the room sends it (GameOut): seats round the oval,
 // the board, the pots and whose turn it is. Rebuilt whole on every snapshot.
 
-import { cardNode, cardsNode } from "../cards.js";
+import { cardName, cardNode, cardsNode } from "../cards.js";
 import { secondsUntil } from "../clock.js";
 import { fill, h } from "../dom.js";
 import { countdown } from "../format.js";
 import { ordinal } from "../rules.js";
+import { bestFive } from "./best-five.js";
 import { seatPositions } from "../seating.js";
 
 /** seat number -> {seat: SeatOut, player: HandPlayerOut | undefined} */
@@ -51,6 +52,9 @@ export function renderSeats(list, view) {
   const canSit = game.viewer_seat === null && game.viewer_cost !== null && onSit &&
     (game.summary.status === "waiting" || game.summary.format !== "tournament");
   const items = [];
+  // the board's cards that make a winner's hand, for renderCentre (called next)
+  winningBoard = new Set();
+  winningHand = hand ? hand.number : null;
   // many seats: smaller seats (table.css), so ten fit round a phone's oval
   list.dataset.count = String(count);
   list.parentElement.dataset.seatCount = String(count);
@@ -86,10 +90,16 @@ export function renderSeats(list, view) {
     if (winners && winners.has(n) && hand && !hand.running) classes.push("winner");
 
     let cards = null;
+    let bestWords = null;
     if (hand && player) {
       const known = mine && hand.my_cards.length ? hand.my_cards : player.cards;
       if (known && known.length) {
         cards = cardsNode(known, { label: mine ? "Your cards" : `${seat.name}'s cards` });
+        if (winners && winners.has(n) && !hand.running && known.length === 2 && hand.board.length >= 3) {
+          const best = bestFive([...known, ...hand.board]);
+          bestWords = markBest(cards, known, best);
+          for (const card of best) if (hand.board.includes(card)) winningBoard.add(card);
+        }
       } else if (player.has_cards && hand.running) {
         cards = h("span", { class: "cards", role: "img", "aria-label": `${seat.name} holds two cards` },
           cardNode(null), cardNode(null));
@@ -110,6 +120,7 @@ export function renderSeats(list, view) {
       : null;
     items.push(h("li", { class: classes.join(" "), dataset: { seat: String(n) }, "aria-current": toAct ? "true" : undefined },
       cards,
+      bestWords,
       h("div", { class: "seat-box" },
         h("span", { class: "markers" }, markers.map(([cls, text, name]) =>
           h("span", { class: `marker ${cls}`, title: name }, h("span", { "aria-hidden": "true" }, text), h("span", { class: "sr-only" }, `, ${name}`)))),
@@ -219,9 +230,33 @@ function overlap(a, b) {
   return wide > 0 && high > 0 ? wide * high : 0;
 }
 
+// Which board cards the last renderSeats found in a winning hand, and for which hand.
+let winningBoard = new Set();
+let winningHand = null;
+
+/**
+ * Mark the cards of `node` (a cardsNode of `cards`) that are among `best`, the five
+ * that win: a ring to see, and for a screen reader a sentence (returned, to go after
+ * the cards) naming the marked ones; the cards' own labels stay their names.
+ */
+function markBest(node, cards, best) {
+  const named = [];
+  cards.forEach((card, i) => {
+    const face = node.children[i];
+    if (!face || !best.includes(card)) return;
+    face.classList.add("best");
+    named.push(cardName(card));
+  });
+  return named.length ? h("span", { class: "sr-only", "data-best-words": "" }, `In the winning hand: ${named.join(", ")}.`) : null;
+}
+
 export function renderCentre(parts, { game, money, names }) {
   const hand = game.hand;
   fill(parts.board, hand ? cardsNode(hand.board, { count: 5, label: hand.board.length ? "Board" : "Board: no cards yet" }) : "");
+  if (hand && !hand.running && winningHand === hand.number && winningBoard.size) {
+    const words = markBest(parts.board.firstElementChild, hand.board, [...winningBoard]);
+    if (words) parts.board.append(words);
+  }
   parts.pot.textContent = hand && hand.pot > 0 ? `Pot ${money(hand.pot)}` : "";
   const pots = hand && hand.running && hand.pots.length > 1 ? hand.pots : [];
   fill(parts.pots, pots.map((p, i) => h("li", {},
