@@ -35,6 +35,7 @@ from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GamePlayer, User
 from cardroom.table import table_from_dict
+from cardroom.table.status import TableStatus
 
 
 @dataclass(frozen=True)
@@ -513,3 +514,58 @@ def player_named(
         if taken.seat == seat:
             return taken.user_id
     raise NotSeated(f"Nobody sits in seat {seat}.")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A tournament player's finish: ``seat`` is where they last sat (the winner's
+    seat, or the one they were eliminated from), ``prize`` what the room paid them
+    for the place (0: none, or not yet: prizes are paid when the game ends)."""
+
+    place: int
+    user_id: int
+    name: str
+    seat: int | None
+    prize: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    finished: bool  # the tournament has its winner
+    places: tuple[Standing, ...]  # best place first; only players who have finished
+
+
+def standings(ctx: ServiceContext, game_id: int) -> Standings:
+    """The finishing places of a tournament so far, with names, seats and prizes: what
+    its table shows at the end, and what an eliminated player sees of their own
+    result while the others play on. The table keeps the places; the names, the
+    seats left and the prizes paid are read from the users and the game's log."""
+    with reading(), ctx.transaction() as session:
+        game = session.get(Game, game_id) if type(game_id) is int else None
+        if game is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        table = table_from_dict(game.state)
+        finishes = sorted(table.finishes, key=lambda f: f[1])  # stable: ties keep order
+        players = {player for player, _ in finishes}
+        if not players:
+            return Standings(False, ())
+        names = dict(session.execute(select(User.id, User.name).where(User.id.in_(players))).all())
+        seats = {s.player: s.number for s in table.seats.values()}
+        prizes: dict[int, int] = {}
+        rows = session.execute(
+            select(GameEvent.kind, GameEvent.payload).where(
+                GameEvent.game_id == game_id, GameEvent.kind.in_(("PlayerLeft", "PrizePaid"))
+            )
+        ).all()
+        for kind, payload in rows:
+            if kind == "PrizePaid":
+                prizes[payload["player"]] = prizes.get(payload["player"], 0) + payload["amount"]
+            elif payload.get("reason") == "eliminated":
+                seats[payload["player"]] = payload["seat"]
+        places = tuple(
+            Standing(
+                place, player, names.get(player, "?"), seats.get(player), prizes.get(player, 0)
+            )
+            for player, place in finishes
+        )
+        return Standings(table.status is TableStatus.FINISHED, places)

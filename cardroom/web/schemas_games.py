@@ -15,6 +15,7 @@ Routes (``cardroom.web.routes.games`` and ``cardroom.web.routes.table_admin``),
 - ``POST /api/games`` ``CreateGameIn``: 201.
 - ``GET /api/games/{id}``: ``GameOut`` for the viewer.
 - ``GET /api/games/{id}/events?after=&limit=``: ``EventsOut`` for the viewer.
+- ``GET /api/games/{id}/standings``: ``StandingsOut``, a tournament's places so far.
 - ``POST /api/games/{id}/join`` ``JoinIn``.
 - ``POST /api/games/{id}/leave``, ``cash-out``, ``start``, ``continue``,
   ``skip-waiting``, ``rebuy``, ``sit-out``, ``sit-in``: ``CommandIn`` or no body.
@@ -57,7 +58,7 @@ from cardroom.service.game_records import (
     PlayResult,
     SeatView,
 )
-from cardroom.service.game_views import ViewedEvent
+from cardroom.service.game_views import Standings, ViewedEvent
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
     MAX_SEAT,
@@ -399,6 +400,37 @@ class DeadlinesOut(_Out):
 class FinishOut(_Out):
     user_id: int
     place: int
+
+
+class StandingOut(_Out):
+    place: int
+    user_id: int
+    name: str
+    seat: int | None = Field(
+        description="Where they last sat: the winner's seat, or the one they left."
+    )
+    prize: int = Field(description="Paid for the place when the game ended; 0 if none (yet).")
+
+
+class StandingsOut(_Out):
+    """``GET /api/games/{id}/standings``: a tournament's finishing places so far."""
+
+    finished: bool = Field(description="The tournament has its winner (every place is known).")
+    places: list[StandingOut] = Field(
+        description="Best place first; players still playing are not listed."
+    )
+
+    @classmethod
+    def of(cls, standings: Standings) -> StandingsOut:
+        return cls(
+            finished=standings.finished,
+            places=[
+                StandingOut(
+                    place=s.place, user_id=s.user_id, name=s.name, seat=s.seat, prize=s.prize
+                )
+                for s in standings.places
+            ],
+        )
 
 
 class GameOut(_Out):

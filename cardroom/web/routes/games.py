@@ -31,6 +31,7 @@ from cardroom.web.schemas_games import (
     GameOut,
     JoinIn,
     LobbyOut,
+    StandingsOut,
     command_json,
     event_out,
     game_out,
@@ -116,6 +117,14 @@ def game(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> GameOut:
     on their turn, what they may do; ``version`` to send back with a command and
     ``last_seq`` to follow the events from."""
     return game_out(lobby.game_detail(ctx, game_id, user.id))
+
+
+@router.get("/api/games/{game_id}/standings", responses=READ)
+def standings(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> StandingsOut:
+    """A tournament's finishing places so far, best first, with each player's name,
+    last seat and prize: the winner and every place at the end, and an eliminated
+    player's own result while the others play on. Empty for a cash table."""
+    return StandingsOut.of(game_views.standings(ctx, game_id))
 
 
 @router.get("/api/games/{game_id}/events", responses=READ)

@@ -21,6 +21,7 @@ export async function startPage({ signedIn = true } = {}) {
   for (const link of $$(".top nav a")) {
     if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
   }
+  setUpMenu();
   if (!signedIn) return null;
   whenSignedOut(() => location.assign(signInAddress()));
   let user;
@@ -52,6 +53,31 @@ export async function startPage({ signedIn = true } = {}) {
     if (!document.hidden) refreshBalance();
   }, 30000);
   return user;
+}
+
+/**
+ * On a narrow screen the navigation folds behind a Menu button (app.css hides it
+ * there): the button opens and closes it; Escape, or choosing a link, closes it.
+ */
+function setUpMenu() {
+  const nav = $(".top nav");
+  if (!nav || $(".top .menu-button")) return;
+  nav.id = nav.id || "main-nav";
+  const button = h("button", {
+    type: "button", class: "menu-button", "aria-expanded": "false", "aria-controls": nav.id,
+  }, h("span", { "aria-hidden": "true" }, "☰ "), "Menu");
+  const open = (yes) => {
+    nav.classList.toggle("open", yes);
+    button.setAttribute("aria-expanded", String(yes));
+  };
+  button.addEventListener("click", () => open(!nav.classList.contains("open")));
+  nav.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      open(false);
+      button.focus();
+    }
+  });
+  nav.before(button);
 }
 
 export async function refreshBalance() {

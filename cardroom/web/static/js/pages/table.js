@@ -14,6 +14,7 @@ import { Names, describe, handResult, resultLines, settlementLines } from "../st
 import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
+import { Standings, renderStandings, standingsHeadline } from "../table/standings.js";
 import { GameSocket } from "../ws.js";
 
 const gameId = Number(location.pathname.split("/")[2]);
@@ -33,6 +34,8 @@ const state = {
 };
 
 const money = (n) => chips(n, state.game ? state.game.summary.pays_money : true);
+// a tournament's places: drawn again once read (the winner, the eliminated)
+const standings = new Standings(gameId, () => state.game && render());
 const errorBox = () => $("[data-error]");
 
 // -- talking to the room -------------------------------------------------------------
@@ -212,10 +215,13 @@ function currentResult() {
 function render() {
   const game = state.game;
   const hand = game.hand;
+  standings.update(game);
   renderSeats($("[data-seats]"), {
     game, money, winners: winners(), onSit: (seat) => sit(seat),
     turnDue: game.deadlines.turn_due_at,
+    finished: standings.bySeat(), lastSeat: standings.mine(state.me)?.seat, meId: state.me?.id,
   });
+  renderStandings($("[data-standings]"), standings, { me: state.me, money });
   renderCentre({ board: $("[data-board]"), pot: $("[data-pot]"), pots: $("[data-pots]") }, { game, money, names: state.names });
 
   const legal = hand && hand.running ? hand.legal : null;
@@ -415,7 +421,7 @@ function tick() {
   const waiting = $("[data-waiting-turn]");
   waiting.textContent = "";
   if (s.status === "finished") {
-    status.textContent = "The game is over.";
+    status.textContent = standingsHeadline(standings, state.me, money) || "The game is over.";
   } else if (s.status === "cancelled") {
     status.textContent = "The game was cancelled.";
   } else if (s.status === "paused") {

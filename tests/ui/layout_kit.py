@@ -1,0 +1,140 @@
+"""The table's layout measured in the browser, for the layout tests: which of the
+things a player must read (seat boxes, hole cards, bet chips, the board, the pot,
+and on their turn the action bar) overlap, which names are cut, and tables seated
+and played over the API (quicker than the pages, and the phases chosen exactly)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Page
+
+from tests.ui.kit import Account, unique_name
+
+TOLERANCE = 1.0  # px: boxes that only touch (sub-pixel rounding) do not overlap
+
+# Every box a player reads on the felt, with a label that says which one it is.
+_BOXES = """
+() => {
+  const out = [];
+  const add = (el, label) => {
+    if (!el) return;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) {
+      out.push({label, left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+    }
+  };
+  for (const seat of document.querySelectorAll("[data-seats] > .seat")) {
+    const n = seat.dataset.seat;
+    add(seat.querySelector(".seat-box"), `seat ${n}'s box`);
+    add(seat.querySelector(":scope > .cards"), `seat ${n}'s cards`);
+  }
+  for (const bet of document.querySelectorAll("[data-seats] .bet, .bets .bet")) {
+    add(bet, `seat ${bet.dataset.seat}'s bet`);
+  }
+  add(document.querySelector("[data-board] .cards"), "the board");
+  const pot = document.querySelector("[data-pot]");
+  if (pot && pot.textContent.trim()) add(pot, "the pot");
+  const pots = document.querySelector("[data-pots]");
+  if (pots && pots.childElementCount) add(pots, "the side pots");
+  // on your turn the action bar (pinned to a phone's bottom) must cover nothing
+  const bar = document.querySelector("[data-actions]");
+  if (bar && !bar.hidden) add(bar, "the action bar");
+  return {boxes: out, width: document.documentElement.clientWidth};
+}
+"""
+
+# Each seated player's name as drawn: cut (by an ellipsis or a clip) when the text
+# is wider or taller than the box that shows it.
+_NAMES = """
+() => [...document.querySelectorAll("[data-seats] > .seat:not(.empty) .name")].map((el) => {
+  const texts = [...el.childNodes].filter((n) => n.nodeType === 3);
+  const text = texts.map((n) => n.textContent).join("");
+  return {text, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth,
+          scrollHeight: el.scrollHeight, clientHeight: el.clientHeight};
+})
+"""
+
+
+def overlaps(page: Page) -> list[str]:
+    """Every pair of the felt's boxes that overlap by more than the tolerance, and
+    every box that leaves the page's width, as sentences."""
+    found: dict[str, Any] = page.evaluate(_BOXES)
+    boxes: list[dict[str, Any]] = found["boxes"]
+    problems = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            wide = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            high = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if wide > TOLERANCE and high > TOLERANCE:
+                problems.append(f"{a['label']} overlaps {b['label']} by {wide:.0f}x{high:.0f} px")
+        if a["left"] < -TOLERANCE or a["right"] > found["width"] + TOLERANCE:
+            problems.append(f"{a['label']} leaves the page ({a['left']:.0f} to {a['right']:.0f})")
+    return problems
+
+
+def cut_names(page: Page) -> list[str]:
+    """The seated names not shown whole. Names are at most 20 characters, so a name
+    shown whole shows its first ten too."""
+    names: list[dict[str, Any]] = page.evaluate(_NAMES)
+    return [
+        f"{n['text']!r} is cut ({n['scrollWidth']}x{n['scrollHeight']} px of text in"
+        f" {n['clientWidth']}x{n['clientHeight']})"
+        for n in names
+        if n["scrollWidth"] > n["clientWidth"] + TOLERANCE
+        or n["scrollHeight"] > n["clientHeight"] + TOLERANCE
+    ]
+
+
+@dataclass
+class SeatedTable:
+    """A started House cash table ($10 buy-in) of API players, every seat taken;
+    ``players[0]`` is the host, at seat 1."""
+
+    game_id: int
+    players: list[Account]
+    version: int = 0
+
+    def game(self) -> dict[str, Any]:
+        game: dict[str, Any] = self.players[0].call("GET", f"/api/games/{self.game_id}")
+        return game
+
+    def act(self, kind: str) -> dict[str, Any]:
+        """The player to act does ``kind`` (fold, check, call, all_in)."""
+        game = self.game()
+        hand = game["hand"]
+        assert hand and hand["running"], "no hand is running"
+        by_seat = {s["seat"]: s["user_id"] for s in game["seats"]}
+        actor = next(p for p in self.players if p.id == by_seat[hand["seat_to_act"]])
+        body = {"kind": kind, "version": game["version"]}
+        answer: dict[str, Any] = actor.call("POST", f"/api/games/{self.game_id}/actions", body)
+        self.version = int(answer["version"])
+        return answer
+
+
+def seated_table(base: str, count: int, prefix: str) -> SeatedTable:
+    """``count`` players whose names share their first 15 characters (as practice
+    bots' do: bot-beginner-1...), sat at a table of ``count`` seats, which starts
+    when the last one sits down."""
+    players = [Account(base, unique_name(f"{prefix}-")[:20]) for _ in range(count)]
+    body = {"preset": "house", "format": "cash", "seats": count, "buy_in": 1000}
+    game_id = int(players[0].call("POST", "/api/games", body)["game_id"])
+    version = 0
+    for guest in players[1:]:
+        version = int(guest.call("POST", f"/api/games/{game_id}/join", {})["version"])
+    return SeatedTable(game_id, players, version)
+
+
+def long_prefix() -> str:
+    """Fifteen characters shared by a table's names, then a number that tells them
+    apart."""
+    return unique_name("regular-player")[:15]
+
+
+def wait_for_version(page: Page, version: int) -> None:
+    page.wait_for_function(
+        "v => window.cardroomTable && window.cardroomTable.game"
+        " && window.cardroomTable.game.version >= v",
+        arg=version,
+    )
