@@ -94,6 +94,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "header | a | Lobby": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
+    "header | button | ☰ Menu": (
+        "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
+    ),
     "header | button | Sign out": ("ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",),
     # -- history -------------------------------------------------------------------------
     "history | a | #{n} · Arena": (

@@ -158,6 +158,8 @@ def walk_lobby(walk: Walk) -> None:
     player.call("POST", "/api/games", {"preset": "standard", "seats": 6, "buy_in": 500})
     page = walk.browser_of(player).page
     walk.look(page, "lobby", "lobby with tables", "/")
+    phone = walk.browser_of(player, viewport={"width": 390, "height": 844}).page
+    walk.look(phone, "lobby", "lobby on a phone", "/")
     # the create form shows other fields for each rule set and format
     presets = page.locator("#preset option").evaluate_all("o => o.map(x => x.value)")
     for preset in presets:
