@@ -39,6 +39,7 @@ from cardroom.history.privacy import (
 from cardroom.history.record import HandRecord, record_of, replay
 from cardroom.service import histories
 from cardroom.table import Table, TableConfig, TableError, table_from_dict, table_to_dict
+from tests.reliability.figures import keep
 from tests.table.kit import Ledger
 from tests.table.rules_check import PositionChecker
 from tests.table.test_properties import BUY_IN, PLAYERS, Run
@@ -260,6 +261,11 @@ def test_the_sample_has_folds_no_player_could_make() -> None:
         if name in TOTALS:  # (run alone, this test has nothing to look at)
             assert TOTALS[name].hands >= 20, TOTALS[name]
             assert TOTALS[name].out_of_turn >= 1, TOTALS[name]
+    figures = {
+        name: {"hands": t.hands, "out_of_turn_folds": t.out_of_turn, "free_check": t.free_check}
+        for name, t in TOTALS.items()
+    }
+    keep("record_properties", figures)
 
 
 LIMP_AND_FOLD = [("deal", 7, None), ("limp", 0, None), ("fold_to_act", DAY + 1, None)]
