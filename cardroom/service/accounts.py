@@ -19,6 +19,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
+from cardroom.service import devices
 from cardroom.service.admin import Actor, check_reason, record_admin_action, require_admin
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import (
@@ -52,6 +53,7 @@ class SignedIn:
     token: str  # give this to the client; it is not stored anywhere
     user: UserInfo
     expires_at: datetime
+    device_cookie: str = ""  # for the browser: lets it through the name's lockout
 
 
 def token_hash(token: str) -> str:
@@ -137,28 +139,43 @@ def _decoy_hash(hasher: PasswordHasher) -> str:
 
 
 def sign_in(
-    ctx: ServiceContext, name: str, password: str, *, address: str | None = None
+    ctx: ServiceContext,
+    name: str,
+    password: str,
+    *,
+    address: str | None = None,
+    device_cookie: str | None = None,
 ) -> SignedIn:
     """A new session for the right name and password. ``address``: the client's, for
     the login throttle (``cardroom.service.throttle``), which may refuse the attempt
-    before the password is checked.
+    before the password is checked. ``device_cookie``: the one the browser was given
+    at an earlier sign-in (``cardroom.service.devices``); valid for this name, the
+    attempt is throttled per device instead of per name and address. A new one comes
+    back in ``SignedIn.device_cookie``.
 
     The password is checked between two short transactions, so that a slow argon2
     check never holds SQLite's write lock; the second transaction makes sure the
     password it checked is still the user's before opening the session.
     """
     key = name_key(name.strip())
-    ctx.login_throttle.before_attempt(key, ctx.now(), address=address)
     with ctx.transaction() as session:
         found = session.execute(
             select(User.id, User.password_hash).where(User.name_key == key)
         ).first()
+    trusted = (
+        None
+        if found is None
+        else devices.trusted_device(device_cookie, found.password_hash, found.id, ctx.now())
+    )
+    device = None if trusted is None else trusted.nonce
+    throttle = ctx.login_throttle
+    throttle.before_attempt(key, ctx.now(), address=address, device=device)
     if found is None:
         # Spend the same time as a real check, so the answer's speed does not tell
         # which names exist.
         password_matches(ctx.hasher, _decoy_hash(ctx.hasher), password)
     if found is None or not password_matches(ctx.hasher, found.password_hash, password):
-        ctx.login_throttle.after_failure(key, ctx.now(), address=address)
+        throttle.after_failure(key, ctx.now(), address=address, device=device)
         raise AuthenticationFailed(WRONG_PASSWORD)
     rehashed = (
         ctx.hasher.hash(password) if ctx.hasher.check_needs_rehash(found.password_hash) else None
@@ -180,8 +197,13 @@ def sign_in(
                 user_id=user.id, token_hash=token_hash(token), created_at=now, expires_at=expires_at
             )
         )
-        signed_in = SignedIn(token=token, user=UserInfo.of(user), expires_at=expires_at)
-    ctx.login_throttle.after_success(key, ctx.now(), address=address)
+        signed_in = SignedIn(
+            token=token,
+            user=UserInfo.of(user),
+            expires_at=expires_at,
+            device_cookie=devices.device_cookie(user.password_hash, user.id, now),
+        )
+    throttle.after_success(key, ctx.now(), address=address, device=device)
     return signed_in
 
 

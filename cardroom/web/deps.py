@@ -40,6 +40,7 @@ from cardroom.service.directory import user_by_id
 from cardroom.service.errors import AuthenticationFailed, Forbidden
 from cardroom.service.users import UserInfo
 from cardroom.web.errors import CsrfTokenInvalid, NotJson
+from cardroom.web.proxies import warn_if_untrusted_proxy
 from cardroom.web.schemas import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -255,6 +256,8 @@ def client_address(request: Request, web: WebSettings) -> str | None:
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-1]
+    else:
+        warn_if_untrusted_proxy(request)
     return request.client.host if request.client is not None else None
 
 

@@ -34,6 +34,7 @@ from cardroom.store.models import NAME_MAX_LENGTH, REASON_MAX_LENGTH, Role, Tran
 
 SESSION_COOKIE = "cardroom_session"  # HttpOnly: page scripts never see the token
 CSRF_COOKIE = "cardroom_csrf"  # readable by the page, which echoes it in CSRF_HEADER
+DEVICE_COOKIE = "cardroom_device"  # HttpOnly, sent to /api/accounts only: service.devices
 CSRF_HEADER = "X-CSRF-Token"
 FORWARDED_PROTO_HEADER = "X-Forwarded-Proto"
 FORWARDED_FOR_HEADER = "X-Forwarded-For"

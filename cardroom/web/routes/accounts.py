@@ -10,12 +10,14 @@ from functools import partial
 from fastapi import APIRouter, Request, Response
 
 from cardroom.service import accounts
+from cardroom.service.devices import DEVICE_LIFETIME
 from cardroom.web.deps import (
     ContextDep,
     CurrentSession,
     CurrentUser,
     MaybeCredentials,
     WebSettingsDep,
+    came_over_https,
     clear_session_cookies,
     client_address,
     csrf_token_for,
@@ -23,6 +25,7 @@ from cardroom.web.deps import (
 )
 from cardroom.web.errors import documented
 from cardroom.web.schemas import (
+    DEVICE_COOKIE,
     PasswordChangeIn,
     SignedInOut,
     SignInIn,
@@ -50,13 +53,27 @@ async def sign_in(
 ) -> SignedInOut:
     """A new session: set as cookies for a browser, and returned as a bearer token for
     API clients. Attempts are limited per name and per client address (429, with
-    `Retry-After`)."""
+    `Retry-After`); a browser that signed in to the name before (its device cookie)
+    is limited on its own instead, so a locked name does not lock out its owner."""
     signed_in = await hashing(
         request,
-        partial(accounts.sign_in, address=client_address(request, web)),
+        partial(
+            accounts.sign_in,
+            address=client_address(request, web),
+            device_cookie=request.cookies.get(DEVICE_COOKIE),
+        ),
         ctx,
         body.name,
         body.password,
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        signed_in.device_cookie,
+        max_age=int(DEVICE_LIFETIME.total_seconds()),
+        path="/api/accounts",  # sign-in is the only reader
+        secure=came_over_https(request, web),
+        httponly=True,
+        samesite="lax",
     )
     set_session_cookies(
         response,
