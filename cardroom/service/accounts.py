@@ -9,6 +9,7 @@ random bits, so there is nothing for a slow hash to protect.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +27,7 @@ from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
     Conflict,
+    Forbidden,
     InvalidInput,
 )
 from cardroom.service.money import open_balance
@@ -63,15 +65,48 @@ def token_hash(token: str) -> str:
 # -- joining -----------------------------------------------------------------------
 
 
-def sign_up(ctx: ServiceContext, name: str, password: str) -> UserInfo:
-    """A new player, with the starting balance granted."""
+SIGN_UP_CLOSED = "This room makes no new accounts here; please ask its admins for one."
+INVITATION_NEEDED = "Joining this room needs an invitation code; please give the one you got."
+WRONG_INVITATION = "That invitation code is not this room's."
+
+
+def sign_up(
+    ctx: ServiceContext,
+    name: str,
+    password: str,
+    *,
+    address: str | None = None,
+    invitation: str | None = None,
+) -> UserInfo:
+    """A new player, with the starting balance granted. The room's settings say who
+    may (``Settings.sign_up``: open, by invitation code, closed) and how many
+    accounts one client ``address`` may make in a window (issue 17, item 5)."""
+    settings = ctx.settings
+    if settings.sign_up == "closed":
+        raise Forbidden(SIGN_UP_CLOSED)
+    if settings.sign_up == "invitation":
+        code = settings.invitation_code or ""
+        if not invitation:
+            raise Forbidden(INVITATION_NEEDED)
+        if not hmac.compare_digest(invitation.encode(), code.encode()):
+            raise Forbidden(WRONG_INVITATION)
     check_new_name(name)
     if name_key(name) in RESERVED_NAMES:
         raise InvalidInput(f"The name {name!r} is reserved; please choose another.")
     check_new_password(password)
-    password_hash = ctx.hasher.hash(password)  # slow: before the transaction opens
-    with ctx.transaction() as session:
-        return UserInfo.of(_add_user(ctx, session, name, password_hash, Role.PLAYER))
+    counted = address is not None and settings.sign_ups_per_address > 0
+    if counted:
+        assert address is not None
+        ctx.login_throttle.before_sign_up(address, ctx.now(), limit=settings.sign_ups_per_address)
+    try:
+        password_hash = ctx.hasher.hash(password)  # slow: before the transaction opens
+        with ctx.transaction() as session:
+            return UserInfo.of(_add_user(ctx, session, name, password_hash, Role.PLAYER))
+    except Conflict:
+        if counted:
+            assert address is not None
+            ctx.login_throttle.sign_up_refused(address)  # a taken name made no account
+        raise
 
 
 def create_user(

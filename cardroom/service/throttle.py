@@ -30,6 +30,10 @@ counted against that device alone, ``NAME_ATTEMPTS`` in a window; the name's and
 address's lockouts do not apply to it. So an attacker who locks a name (or a whole
 shared address) does not lock out its owner's browsers.
 
+**Sign-ups** (issue 17, item 5): ``before_sign_up`` counts the accounts made from one
+address in a window, at most ``limit``; a sign-up refused for its own reasons (a
+taken name) gives its count back (``sign_up_refused``).
+
 ``NoThrottle`` refuses nothing (a ``ServiceContext`` built by hand, as tests do).
 """
 
@@ -54,6 +58,10 @@ NAME, ADDRESS = "name", "address"
 # A device's counter is an address-scope row under this prefix: no address has it
 # (the table's check allows only the two scopes, and this needs no migration).
 DEVICE_PREFIX = "device "
+SIGN_UP_PREFIX = "sign-up "
+SIGN_UP_SENTENCE = (
+    "Too many accounts were made from your address; please wait {when} and try again."
+)
 
 
 class LoginThrottle(Protocol):
@@ -85,6 +93,11 @@ class LoginThrottle(Protocol):
         address: str | None = None,
         device: str | None = None,
     ) -> None: ...
+
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        """Raise ``TooManyAttempts`` if ``address`` made ``limit`` accounts already."""
+
+    def sign_up_refused(self, address: str) -> None: ...
 
 
 class NoThrottle:
@@ -118,13 +131,21 @@ class NoThrottle:
     ) -> None:
         pass
 
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        pass
+
+    def sign_up_refused(self, address: str) -> None:
+        pass
+
+
+def _when(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds" if seconds != 1 else "a second"
+    return f"{math.ceil(seconds / 60)} minutes"
+
 
 def wait_sentence(seconds: int) -> str:
-    if seconds < 90:
-        when = f"{seconds} seconds" if seconds != 1 else "a second"
-    else:
-        when = f"{math.ceil(seconds / 60)} minutes"
-    return f"Too many sign-in attempts; please wait {when} and try again."
+    return f"Too many sign-in attempts; please wait {_when(seconds)} and try again."
 
 
 class DatabaseThrottle:
@@ -211,6 +232,28 @@ class DatabaseThrottle:
                 counter = self._find(session, ADDRESS, address)
                 if counter is not None and counter.attempts > 0:
                     counter.attempts -= 1
+
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        with self.sessions.begin() as session:
+            session.execute(
+                delete(LoginThrottleCounter).where(
+                    LoginThrottleCounter.window_started_at <= now - self.window
+                )
+            )
+            counter = self._locked(session, ADDRESS, SIGN_UP_PREFIX + address, now)
+            if counter.attempts >= limit:
+                left = counter.window_started_at + self.window - now
+                seconds = max(1, math.ceil(left.total_seconds()))
+                raise TooManyAttempts(
+                    SIGN_UP_SENTENCE.format(when=_when(seconds)), retry_after_seconds=seconds
+                )
+            counter.attempts += 1
+
+    def sign_up_refused(self, address: str) -> None:
+        with self.sessions.begin() as session:
+            counter = self._find(session, ADDRESS, SIGN_UP_PREFIX + address)
+            if counter is not None and counter.attempts > 0:
+                counter.attempts -= 1
 
     # -- the rows -----------------------------------------------------------------
 

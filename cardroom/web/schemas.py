@@ -122,6 +122,9 @@ class _In(BaseModel):
 class SignUpIn(_In):
     name: Name
     password: Password
+    invitation: Annotated[StrictStr, Field(min_length=1, max_length=100)] | None = Field(
+        default=None, description="The room's invitation code, where sign-up needs one."
+    )
 
 
 class SignInIn(_In):

@@ -37,10 +37,19 @@ from cardroom.web.threads import hashing
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-@router.post("/accounts/sign-up", status_code=201, responses=documented(409, 413, 415, 422))
-async def sign_up(body: SignUpIn, ctx: ContextDep, request: Request) -> UserOut:
-    """A new player with the starting balance. Sign in next to get a session."""
-    return UserOut.of(await hashing(request, accounts.sign_up, ctx, body.name, body.password))
+@router.post(
+    "/accounts/sign-up", status_code=201, responses=documented(403, 409, 413, 415, 422, 429)
+)
+async def sign_up(
+    body: SignUpIn, ctx: ContextDep, web: WebSettingsDep, request: Request
+) -> UserOut:
+    """A new player with the starting balance. Sign in next to get a session. The
+    room may need an `invitation` code or make no accounts here (403), and limits the
+    accounts one address makes (429, with `Retry-After`)."""
+    made = partial(
+        accounts.sign_up, address=client_address(request, web), invitation=body.invitation
+    )
+    return UserOut.of(await hashing(request, made, ctx, body.name, body.password))
 
 
 @router.post("/accounts/sign-in", responses=documented(401, 403, 413, 415, 422, 429))
@@ -66,6 +75,14 @@ async def sign_in(
         body.name,
         body.password,
     )
+    set_session_cookies(
+        response,
+        request,
+        web,
+        token=signed_in.token,
+        expires_at=signed_in.expires_at,
+        now=ctx.now(),
+    )
     response.set_cookie(
         DEVICE_COOKIE,
         signed_in.device_cookie,
@@ -74,14 +91,6 @@ async def sign_in(
         secure=came_over_https(request, web),
         httponly=True,
         samesite="lax",
-    )
-    set_session_cookies(
-        response,
-        request,
-        web,
-        token=signed_in.token,
-        expires_at=signed_in.expires_at,
-        now=ctx.now(),
     )
     return SignedInOut(
         token=signed_in.token,
