@@ -61,6 +61,7 @@ class ErrorCode(enum.StrEnum):
     BODY_TOO_LARGE = "body_too_large"  # 413
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # 415
     TOO_MANY_ATTEMPTS = "too_many_attempts"  # 429
+    TOO_MANY_REQUESTS = "too_many_requests"  # 429: writes too fast (web.write_limits)
     INTERNAL_ERROR = "internal_error"  # 500
     RECORD_UNREADABLE = "record_unreadable"  # 500: one stored hand cannot be read back
     UNAVAILABLE = "unavailable"  # 503
