@@ -192,15 +192,16 @@ def _unreadable_error(hand_id: int) -> RecordUnreadable:
 
 @contextmanager
 def _reading_hand(hand_id: int) -> Iterator[None]:
-    """Turn a failure to read one hand's record into that hand's own refusal: logged
-    with its traceback for the operator, a sentence for the viewer, never a 500 that
-    also drops the connection."""
+    """Turn a failure to read one hand's record into that hand's own refusal: one line
+    in the log for the operator (the hand and the reason; no traceback, since the
+    code did what it should with data it cannot use), a sentence for the viewer,
+    never a 500 that also drops the connection."""
     try:
         yield
     except ServiceError:
         raise
     except READ_ERRORS as exc:
-        log.error("hand %s: its record cannot be read: %s", hand_id, exc, exc_info=True)
+        log.error("hand %s: its record cannot be read: %s: %s", hand_id, type(exc).__name__, exc)
         raise _unreadable_error(hand_id) from None
 
 
@@ -211,7 +212,7 @@ def _or_unreadable(hand_id: int, make: Callable[[], T]) -> T | str:
     except ServiceError:
         raise
     except READ_ERRORS as exc:
-        log.error("hand %s: its record cannot be read: %s", hand_id, exc, exc_info=True)
+        log.error("hand %s: its record cannot be read: %s: %s", hand_id, type(exc).__name__, exc)
         return str(exc) or type(exc).__name__
 
 
