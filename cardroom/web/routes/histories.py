@@ -65,7 +65,16 @@ HAND = _refusals(401, 403, 404, 409, 422, 500)
 # application/toml). Its refusals are JSON like every other: said so explicitly, since
 # a route whose answer is text would otherwise document them as text too.
 FILE: dict[int | str, dict[str, Any]] = {
-    200: {"model": ExportText, "description": "The file, as an attachment (Content-Disposition)."},
+    200: {
+        "model": ExportText,
+        "description": "The file, as an attachment (Content-Disposition).",
+        # PHH is TOML, PokerStars text is plain text: both are said, or a client that
+        # checks the media type against the document refuses the PHH file.
+        "content": {
+            "text/plain": {"schema": {"$ref": "#/components/schemas/ExportText"}},
+            "application/toml": {"schema": {"$ref": "#/components/schemas/ExportText"}},
+        },
+    },
     **{
         status: {
             "description": answer["description"],
