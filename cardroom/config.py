@@ -16,6 +16,12 @@ file or a connection, so importing it (or building ``Settings``) has no side eff
   separated by commas: a host, ``*.`` and a domain for every host under it, or ``*``
   for any host (the address checks still apply). Default: the push services of
   Chrome, Firefox, Safari and Edge (``DEFAULT_PUSH_HOSTS``).
+- ``CARDROOM_SIGN_UP``: who may make an account at ``/api/accounts/sign-up``:
+  ``open`` (anyone, the default), ``invitation`` (whoever gives
+  ``CARDROOM_INVITATION_CODE``) or ``closed`` (nobody: admins make accounts).
+- ``CARDROOM_SIGN_UPS_PER_ADDRESS``: accounts one client address may make in 15
+  minutes, default ``5``; ``0`` for no limit (issue 17: 20 accounts in 3.8 s, each
+  with the starting balance, invite chip dumping).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from datetime import timedelta
 DEFAULT_DATABASE_URL = "sqlite:///./var/cardroom.db"
 DEFAULT_STARTING_BALANCE_CENTS = 10_000
 DEFAULT_SESSION_HOURS = 14 * 24
+DEFAULT_SIGN_UPS_PER_ADDRESS = 5
+SIGN_UP_MODES = ("open", "invitation", "closed")
 
 # The push services the big browsers subscribe to: Chrome (and other Chromium
 # browsers) through Firebase Cloud Messaging, Firefox through Mozilla's autopush,
@@ -87,6 +95,9 @@ class Settings:
     password_hashing: PasswordHashing = field(default_factory=PasswordHashing.standard)
     session_lifetime: timedelta = timedelta(hours=DEFAULT_SESSION_HOURS)
     push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
+    sign_up: str = "open"  # one of SIGN_UP_MODES
+    invitation_code: str | None = None  # needed to sign up when sign_up is "invitation"
+    sign_ups_per_address: int = DEFAULT_SIGN_UPS_PER_ADDRESS  # in 15 minutes; 0: no limit
 
     def __post_init__(self) -> None:
         for pattern in self.push_hosts:
@@ -95,6 +106,17 @@ class Settings:
                     "CARDROOM_PUSH_HOSTS holds host names, *.domain or *, separated by "
                     f"commas, not {pattern!r}."
                 )
+        if self.sign_up not in SIGN_UP_MODES:
+            raise ConfigError(
+                f"CARDROOM_SIGN_UP must be one of {', '.join(SIGN_UP_MODES)}, not {self.sign_up!r}."
+            )
+        if self.sign_up == "invitation" and not self.invitation_code:
+            raise ConfigError(
+                "CARDROOM_SIGN_UP=invitation needs CARDROOM_INVITATION_CODE: the code "
+                "a new player must give."
+            )
+        if self.sign_ups_per_address < 0:
+            raise ConfigError("CARDROOM_SIGN_UPS_PER_ADDRESS must be 0 (no limit) or more.")
         if not 0 <= self.starting_balance_cents <= MAX_STARTING_BALANCE_CENTS:
             raise ConfigError(
                 f"The starting balance must be between 0 and {MAX_STARTING_BALANCE_CENTS} "
@@ -142,6 +164,13 @@ class Settings:
             starting_balance_cents=starting,
             password_hashing=PASSWORD_HASHING_PROFILES[profile](),
             session_lifetime=timedelta(hours=hours),
+            sign_up=(get("CARDROOM_SIGN_UP") or "open").lower(),
+            invitation_code=get("CARDROOM_INVITATION_CODE"),
+            sign_ups_per_address=_int_setting(
+                "CARDROOM_SIGN_UPS_PER_ADDRESS",
+                get("CARDROOM_SIGN_UPS_PER_ADDRESS"),
+                DEFAULT_SIGN_UPS_PER_ADDRESS,
+            ),
         )
 
 

@@ -15,6 +15,7 @@ def test_defaults_work_on_a_laptop() -> None:
     assert settings.starting_balance_cents == 10_000
     assert settings.password_hashing == PasswordHashing.standard()
     assert settings.session_lifetime == timedelta(days=14)
+    assert (settings.sign_up, settings.sign_ups_per_address) == ("open", 5)
 
 
 def test_every_variable_is_read() -> None:
@@ -24,6 +25,9 @@ def test_every_variable_is_read() -> None:
             "CARDROOM_STARTING_BALANCE_CENTS": "2500",
             "CARDROOM_PASSWORD_HASHING": "cheap",
             "CARDROOM_SESSION_HOURS": "2",
+            "CARDROOM_SIGN_UP": "Invitation",
+            "CARDROOM_INVITATION_CODE": "river-card-42",
+            "CARDROOM_SIGN_UPS_PER_ADDRESS": "3",
             "UNRELATED": "ignored",
         }
     )
@@ -32,6 +36,9 @@ def test_every_variable_is_read() -> None:
         starting_balance_cents=2500,
         password_hashing=PasswordHashing.cheap(),
         session_lifetime=timedelta(hours=2),
+        sign_up="invitation",
+        invitation_code="river-card-42",
+        sign_ups_per_address=3,
     )
 
 
@@ -50,6 +57,10 @@ def test_empty_variables_take_the_defaults() -> None:
         ("CARDROOM_PASSWORD_HASHING", "none", "one of cheap, standard"),
         ("CARDROOM_SESSION_HOURS", "0", "positive"),
         ("CARDROOM_SESSION_HOURS", "a week", "whole number"),
+        ("CARDROOM_SIGN_UP", "anyone", "one of open, invitation, closed"),
+        ("CARDROOM_SIGN_UP", "invitation", "needs CARDROOM_INVITATION_CODE"),
+        ("CARDROOM_SIGN_UPS_PER_ADDRESS", "-1", "0 .no limit. or more"),
+        ("CARDROOM_SIGN_UPS_PER_ADDRESS", "five", "whole number"),
     ],
 )
 def test_bad_values_are_refused_with_a_sentence(variable: str, value: str, sentence: str) -> None:

@@ -170,12 +170,23 @@ def replay(history: HandHistory, rules: Rules = STANDARD) -> Hand:
         if hand.is_over:
             raise PHHError(f"Action {number} ({line!r}) comes after the hand is over.")
         try:
+            if verb == "f" and _folded_for_them(hand, seat):
+                hand.fold_out_of_turn(seat)
+                continue
             hand.act(_action(hand, verb, parts[2:], line), seat=seat)
         except IllegalAction as exc:
             raise PHHError(f"Action {number} ({line!r}) is refused: {exc}") from None
     if not hand.is_over:
         raise PHHError("The recorded actions end before the hand does.")
     return hand
+
+
+def _folded_for_them(hand: Hand, seat: int) -> bool:
+    """A fold the player could not have made (out of turn, or when checking is free)
+    is the host's or an admin's fold of an inactive player, as Cardroom's tables allow
+    and its exports write it; read it as such, like ``cardroom.history.record``.
+    (Other PHH readers refuse such a fold: the format has no word for it.)"""
+    return seat != hand.seat_to_act or not hand.legal_actions().can_fold
 
 
 def _action(hand: Hand, verb: str, args: Sequence[str], line: str) -> Action:

@@ -52,8 +52,9 @@ class RecordError(ValueError):
 class RecordedAction:
     """One player action. ``amount`` is the player's total bet in the betting round
     after the action (the "raise to" amount) for a call, bet or raise, and 0 for a
-    fold or check. ``timed_out`` marks the clock acting for the player; a fold by
-    a seat that was not to act is an admin's fold of an inactive player."""
+    fold or check. ``timed_out`` marks the clock acting for the player; a fold the
+    player could not have made (out of turn, or when checking is free) is the host's
+    or an admin's fold of an inactive player (see ``_folded_for_them``)."""
 
     seat: int
     kind: str
@@ -246,12 +247,22 @@ def replay(record: HandRecord) -> Hand:
     return hand
 
 
+def _folded_for_them(hand: Hand, seat: int) -> bool:
+    """Was this fold the host's or an admin's (``Table.fold_inactive``), not the
+    player's own? The record does not say, and needs not: a player folds only on
+    their turn and only when checking is not free, so a fold that breaks either rule
+    can only have been ``Hand.fold_out_of_turn``. A fold that breaks neither is the
+    same step in the engine whoever made it. Records stored before this reading
+    (issue 17) read back by the same rule."""
+    return seat != hand.seat_to_act or not hand.legal_actions().can_fold
+
+
 def _apply(hand: Hand, recorded: RecordedAction) -> None:
     kind, seat = recorded.kind, recorded.seat
     if kind not in ACTION_KINDS:
         raise RecordError(f"{kind!r} is not a recorded action (use {', '.join(ACTION_KINDS)}).")
-    if kind == "fold" and not recorded.timed_out and seat != hand.seat_to_act:
-        hand.fold_out_of_turn(seat)  # an admin's fold of an inactive player
+    if kind == "fold" and not recorded.timed_out and _folded_for_them(hand, seat):
+        hand.fold_out_of_turn(seat)
         return
     action: Action
     if kind == "fold":

@@ -9,6 +9,7 @@ random bits, so there is nothing for a slow hash to protect.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,12 +20,14 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, joinedload
 
+from cardroom.service import devices
 from cardroom.service.admin import Actor, check_reason, record_admin_action, require_admin
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
     Conflict,
+    Forbidden,
     InvalidInput,
 )
 from cardroom.service.money import open_balance
@@ -52,6 +55,7 @@ class SignedIn:
     token: str  # give this to the client; it is not stored anywhere
     user: UserInfo
     expires_at: datetime
+    device_cookie: str = ""  # for the browser: lets it through the name's lockout
 
 
 def token_hash(token: str) -> str:
@@ -61,15 +65,48 @@ def token_hash(token: str) -> str:
 # -- joining -----------------------------------------------------------------------
 
 
-def sign_up(ctx: ServiceContext, name: str, password: str) -> UserInfo:
-    """A new player, with the starting balance granted."""
+SIGN_UP_CLOSED = "This room makes no new accounts here; please ask its admins for one."
+INVITATION_NEEDED = "Joining this room needs an invitation code; please give the one you got."
+WRONG_INVITATION = "That invitation code is not this room's."
+
+
+def sign_up(
+    ctx: ServiceContext,
+    name: str,
+    password: str,
+    *,
+    address: str | None = None,
+    invitation: str | None = None,
+) -> UserInfo:
+    """A new player, with the starting balance granted. The room's settings say who
+    may (``Settings.sign_up``: open, by invitation code, closed) and how many
+    accounts one client ``address`` may make in a window (issue 17, item 5)."""
+    settings = ctx.settings
+    if settings.sign_up == "closed":
+        raise Forbidden(SIGN_UP_CLOSED)
+    if settings.sign_up == "invitation":
+        code = settings.invitation_code or ""
+        if not invitation:
+            raise Forbidden(INVITATION_NEEDED)
+        if not hmac.compare_digest(invitation.encode(), code.encode()):
+            raise Forbidden(WRONG_INVITATION)
     check_new_name(name)
     if name_key(name) in RESERVED_NAMES:
         raise InvalidInput(f"The name {name!r} is reserved; please choose another.")
     check_new_password(password)
-    password_hash = ctx.hasher.hash(password)  # slow: before the transaction opens
-    with ctx.transaction() as session:
-        return UserInfo.of(_add_user(ctx, session, name, password_hash, Role.PLAYER))
+    counted = address is not None and settings.sign_ups_per_address > 0
+    if counted:
+        assert address is not None
+        ctx.login_throttle.before_sign_up(address, ctx.now(), limit=settings.sign_ups_per_address)
+    try:
+        password_hash = ctx.hasher.hash(password)  # slow: before the transaction opens
+        with ctx.transaction() as session:
+            return UserInfo.of(_add_user(ctx, session, name, password_hash, Role.PLAYER))
+    except Conflict:
+        if counted:
+            assert address is not None
+            ctx.login_throttle.sign_up_refused(address)  # a taken name made no account
+        raise
 
 
 def create_user(
@@ -137,28 +174,43 @@ def _decoy_hash(hasher: PasswordHasher) -> str:
 
 
 def sign_in(
-    ctx: ServiceContext, name: str, password: str, *, address: str | None = None
+    ctx: ServiceContext,
+    name: str,
+    password: str,
+    *,
+    address: str | None = None,
+    device_cookie: str | None = None,
 ) -> SignedIn:
     """A new session for the right name and password. ``address``: the client's, for
     the login throttle (``cardroom.service.throttle``), which may refuse the attempt
-    before the password is checked.
+    before the password is checked. ``device_cookie``: the one the browser was given
+    at an earlier sign-in (``cardroom.service.devices``); valid for this name, the
+    attempt is throttled per device instead of per name and address. A new one comes
+    back in ``SignedIn.device_cookie``.
 
     The password is checked between two short transactions, so that a slow argon2
     check never holds SQLite's write lock; the second transaction makes sure the
     password it checked is still the user's before opening the session.
     """
     key = name_key(name.strip())
-    ctx.login_throttle.before_attempt(key, ctx.now(), address=address)
     with ctx.transaction() as session:
         found = session.execute(
             select(User.id, User.password_hash).where(User.name_key == key)
         ).first()
+    trusted = (
+        None
+        if found is None
+        else devices.trusted_device(device_cookie, found.password_hash, found.id, ctx.now())
+    )
+    device = None if trusted is None else trusted.nonce
+    throttle = ctx.login_throttle
+    throttle.before_attempt(key, ctx.now(), address=address, device=device)
     if found is None:
         # Spend the same time as a real check, so the answer's speed does not tell
         # which names exist.
         password_matches(ctx.hasher, _decoy_hash(ctx.hasher), password)
     if found is None or not password_matches(ctx.hasher, found.password_hash, password):
-        ctx.login_throttle.after_failure(key, ctx.now(), address=address)
+        throttle.after_failure(key, ctx.now(), address=address, device=device)
         raise AuthenticationFailed(WRONG_PASSWORD)
     rehashed = (
         ctx.hasher.hash(password) if ctx.hasher.check_needs_rehash(found.password_hash) else None
@@ -180,8 +232,13 @@ def sign_in(
                 user_id=user.id, token_hash=token_hash(token), created_at=now, expires_at=expires_at
             )
         )
-        signed_in = SignedIn(token=token, user=UserInfo.of(user), expires_at=expires_at)
-    ctx.login_throttle.after_success(key, ctx.now(), address=address)
+        signed_in = SignedIn(
+            token=token,
+            user=UserInfo.of(user),
+            expires_at=expires_at,
+            device_cookie=devices.device_cookie(user.password_hash, user.id, now),
+        )
+    throttle.after_success(key, ctx.now(), address=address, device=device)
     return signed_in
 
 

@@ -57,3 +57,8 @@ class TooManyAttempts(ServiceError):
     def __init__(self, sentence: str, *, retry_after_seconds: int | None = None) -> None:
         super().__init__(sentence)
         self.retry_after_seconds = retry_after_seconds
+
+
+class RecordUnreadable(ServiceError):
+    """A stored hand whose record cannot be read back (a bug or damaged rows): the
+    room's fault, not the request's, and that hand's alone."""

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -37,12 +40,21 @@ from cardroom.history.privacy import Viewer, disclose, phh_export, pokerstars_ex
 from cardroom.history.record import HandRecord, RecordError, record_of, replay
 from cardroom.rules import ChipUnit
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import Conflict, Forbidden, InvalidInput, NotFound
+from cardroom.service.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RecordUnreadable,
+    ServiceError,
+)
 from cardroom.service.game_errors import GameNotFound
 from cardroom.service.users import UserInfo, user_named
 from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, HandPlayer, User
 from cardroom.store.models import HandRecord as HandRow
+
+log = logging.getLogger(__name__)
 
 HANDS_PAGE_DEFAULT = 20
 HANDS_PAGE_MAX = 100
@@ -140,56 +152,162 @@ class _Stored:
     users: dict[int, int]  # seat -> user id
 
 
-def _stored(session: Session, rows: Sequence[HandRow]) -> list[_Stored]:
-    """The records of finished hands, built from their rows, players and events."""
+@dataclass(frozen=True)
+class _Unreadable:
+    """A finished hand whose stored rows do not make a record that reads back: what
+    is known of it without the record, and why."""
+
+    row_id: int
+    game_id: int
+    number: int
+    started_at: datetime
+    ended_at: datetime | None
+    preset: str
+    pays_money: bool
+    users: dict[int, int]  # seat -> user id
+    reason: str
+
+
+# What reading a damaged record can raise: the record's own errors (RecordError is a
+# ValueError), and the shapes of stored JSON that is not what the code wrote.
+READ_ERRORS: tuple[type[Exception], ...] = (
+    ValueError,
+    KeyError,
+    TypeError,
+    IndexError,
+    AttributeError,
+)
+
+UNREADABLE = "This hand's record cannot be read"
+
+T = TypeVar("T")
+
+
+def _unreadable_error(hand_id: int) -> RecordUnreadable:
+    return RecordUnreadable(
+        f"{UNREADABLE} (hand {hand_id}); the room's operator has been told. Your other "
+        "hands are not affected."
+    )
+
+
+@contextmanager
+def _reading_hand(hand_id: int) -> Iterator[None]:
+    """Turn a failure to read one hand's record into that hand's own refusal: one line
+    in the log for the operator (the hand and the reason; no traceback, since the
+    code did what it should with data it cannot use), a sentence for the viewer,
+    never a 500 that also drops the connection."""
+    try:
+        yield
+    except ServiceError:
+        raise
+    except READ_ERRORS as exc:
+        log.error("hand %s: its record cannot be read: %s: %s", hand_id, type(exc).__name__, exc)
+        raise _unreadable_error(hand_id) from None
+
+
+def _or_unreadable(hand_id: int, make: Callable[[], T]) -> T | str:
+    """``make()``, or the reason it failed for this hand (logged)."""
+    try:
+        return make()
+    except ServiceError:
+        raise
+    except READ_ERRORS as exc:
+        log.error("hand %s: its record cannot be read: %s: %s", hand_id, type(exc).__name__, exc)
+        return str(exc) or type(exc).__name__
+
+
+def _read(
+    session: Session, rows: Sequence[HandRow], *, replayed: bool = False
+) -> list[_Stored | _Unreadable]:
+    """The records of finished hands, built from their rows, players and events; a
+    hand whose rows do not make one is ``_Unreadable``, and the others are unharmed.
+    With ``replayed`` a record must also replay (a game's file, which leaves out what
+    does not); the lists skip that (a quarter of a millisecond a hand, 200 hands on a
+    history page) and a hand's own routes find out when they replay it."""
     ids = [row.id for row in rows]
     names = _names(session, ids)
     times = _action_times(session, ids)
     games: dict[int, Game] = {}
-    out = []
+    out: list[_Stored | _Unreadable] = []
     for row in rows:
-        assert row.final_state is not None
         game = games.get(row.game_id) or session.get(Game, row.game_id)
         assert game is not None
         games[row.game_id] = game
-        final = Hand.from_dict(row.final_state)
         seated = names[row.id]
-        record = record_of(
-            final,
-            {seat: seated.get(seat, (0, f"Seat {seat}"))[1] for seat in final.seats},
-            times[row.id],
-            table=table_name(row.game_id),
-            hand_number=row.id,
-            started_at=row.started_at,
-            seat_count=int(game.config.get("seat_count", 10)),
-            deck_root=None if row.deck_root is None else bytes.fromhex(row.deck_root),
-            deck_salts=None
-            if row.deck_salts is None
-            else tuple(bytes.fromhex(s) for s in row.deck_salts),
-        )
-        if tuple(row.deck) != record.deck:
-            raise RecordError(f"Hand {row.id}'s stored deck differs from the one it was dealt.")
+        build = partial(_stored_hand, row, game, seated, times[row.id], replayed=replayed)
+        made = _or_unreadable(row.id, build)
+        if not isinstance(made, str):
+            out.append(made)
+            continue
         out.append(
-            _Stored(
+            _Unreadable(
                 row_id=row.id,
                 game_id=row.game_id,
                 number=row.number,
+                started_at=row.started_at,
                 ended_at=row.ended_at,
-                record=record,
-                final=final,
-                pays_money=final.rules.chip_unit is ChipUnit.CENT,
                 preset=game.preset,
+                pays_money=game.preset != "arena",  # only arena tables play for points
                 users={seat: user for seat, (user, _name) in seated.items()},
+                reason=made,
             )
         )
     return out
+
+
+def _stored_hand(
+    row: HandRow,
+    game: Game,
+    seated: dict[int, tuple[int, str]],
+    times: list[datetime],
+    *,
+    replayed: bool,
+) -> _Stored:
+    assert row.final_state is not None
+    final = Hand.from_dict(row.final_state)
+    record = record_of(
+        final,
+        {seat: seated.get(seat, (0, f"Seat {seat}"))[1] for seat in final.seats},
+        times,
+        table=table_name(row.game_id),
+        hand_number=row.id,
+        started_at=row.started_at,
+        seat_count=int(game.config.get("seat_count", 10)),
+        deck_root=None if row.deck_root is None else bytes.fromhex(row.deck_root),
+        deck_salts=None
+        if row.deck_salts is None
+        else tuple(bytes.fromhex(s) for s in row.deck_salts),
+    )
+    if tuple(row.deck) != record.deck:
+        raise RecordError(f"Hand {row.id}'s stored deck differs from the one it was dealt.")
+    if replayed:
+        replay(record)
+    return _Stored(
+        row_id=row.id,
+        game_id=row.game_id,
+        number=row.number,
+        ended_at=row.ended_at,
+        record=record,
+        final=final,
+        pays_money=final.rules.chip_unit is ChipUnit.CENT,
+        preset=game.preset,
+        users={seat: user for seat, (user, _name) in seated.items()},
+    )
+
+
+def _one(session: Session, hand_id: int) -> _Stored:
+    """One finished hand's record, or its refusal: unreadable."""
+    found = _read(session, [_hand_row(session, hand_id)])[0]
+    if isinstance(found, _Unreadable):
+        raise _unreadable_error(hand_id)
+    return found
 
 
 def hand_record(ctx: ServiceContext, hand_id: int) -> HandRecord:
     """The full record of a finished hand (every card, the salts): for the server,
     never for a viewer as it is."""
     with reading(), ctx.transaction() as session:
-        return _stored(session, [_hand_row(session, hand_id)])[0].record
+        return _one(session, hand_id).record
 
 
 # ---------------------------------------------------------------------- viewers
@@ -238,9 +356,30 @@ class HandSummary:
     won: bool  # the player took chips from a pot
     showdown: bool  # hands were shown
     deck_root: str | None
+    unreadable: bool = False  # its record cannot be read: the rest is left empty
 
 
-def _summary(stored: _Stored, seat: int) -> HandSummary:
+def _summary(stored: _Stored | _Unreadable, seat: int) -> HandSummary:
+    if isinstance(stored, _Unreadable):
+        return HandSummary(
+            id=stored.row_id,
+            game_id=stored.game_id,
+            number=stored.number,
+            preset=stored.preset,
+            pays_money=stored.pays_money,
+            started_at=stored.started_at,
+            ended_at=stored.ended_at,
+            seat=seat,
+            cards=(),
+            board=(),
+            players=len(stored.users),
+            pot=0,
+            net=0,
+            won=False,
+            showdown=False,
+            deck_root=None,
+            unreadable=True,
+        )
     hand = stored.final
     i = hand.seats.index(seat)
     awarded = [e for e in hand.events if isinstance(e, PotAwarded)]
@@ -306,7 +445,7 @@ def my_hands(
         found = session.execute(query).all()
         more = len(found) > limit
         found = found[:limit]
-        stored = _stored(session, [row for row, _seat in found])
+        stored = _read(session, [row for row, _seat in found])
         hands = tuple(_summary(s, seat) for s, (_row, seat) in zip(stored, found, strict=True))
         return HandsPage(hands, hands[-1].id if more and hands else None)
 
@@ -373,7 +512,7 @@ def my_history(
                 .order_by(HandRow.id.desc())
                 .limit(per_game)
             ).all()
-            stored = _stored(session, [row for row, _seat in rows])
+            stored = _read(session, [row for row, _seat in rows])
             summaries = tuple(_summary(s, seat) for s, (_r, seat) in zip(stored, rows, strict=True))
             game = session.get(Game, game_id)
             assert game is not None
@@ -536,8 +675,10 @@ def hand_history(
     """A finished hand as ``user`` may see it (None: the console, as an observer
     unless ``full``). ``full`` is an admin's whole record."""
     with reading(), ctx.transaction() as session:
-        stored = _stored(session, [_hand_row(session, hand_id)])[0]
-    return _history(stored, _viewer(stored, user, full))
+        stored = _one(session, hand_id)
+    viewer = _viewer(stored, user, full)
+    with _reading_hand(hand_id):
+        return _history(stored, viewer)
 
 
 # ---------------------------------------------------------------------- exports
@@ -551,6 +692,7 @@ class Export:
     media_type: str
     text: str
     hands: int = 1
+    skipped: tuple[int, ...] = ()  # ids of hands left out: their records cannot be read
 
 
 def _format(fmt: object) -> ExportFormat:
@@ -588,12 +730,12 @@ def export_hand(
     record with ``full``."""
     chosen = _format(fmt)
     with reading(), ctx.transaction() as session:
-        stored = _stored(session, [_hand_row(session, hand_id)])[0]
+        stored = _one(session, hand_id)
     viewer = _viewer(stored, user, full)
     suffix = "phh" if chosen is ExportFormat.PHH else "txt"
-    return Export(
-        f"cardroom-hand-{hand_id}.{suffix}", _media(chosen), _hand_text(stored, viewer, chosen)
-    )
+    with _reading_hand(hand_id):
+        text = _hand_text(stored, viewer, chosen)
+    return Export(f"cardroom-hand-{hand_id}.{suffix}", _media(chosen), text)
 
 
 def game_export(
@@ -622,7 +764,13 @@ def game_export(
             query = query.join(HandPlayer, HandPlayer.hand_id == HandRow.id).where(
                 HandPlayer.user_id == player_id
             )
-        stored = _stored(session, session.scalars(query).all())
+        found = _read(session, session.scalars(query).all(), replayed=True)
+    # A hand that cannot be read is left out of the file (and counted in ``skipped``):
+    # one damaged hand must not cost a player the download of all the others.
+    stored = [s for s in found if isinstance(s, _Stored)]
+    skipped = [s.row_id for s in found if isinstance(s, _Unreadable)]
+    if not stored and skipped:
+        raise _unreadable_error(skipped[0])
     if not stored:
         if player_id is not None and not full:
             who = "You were" if player_name is None else f"{player_name} was"
@@ -642,7 +790,7 @@ def game_export(
     else:
         text = "\n".join(f"[{k}]\n{t}" for k, t in enumerate(texts, 1))
         name = f"cardroom-game-{game_id}.phhs"
-    return Export(name, _media(chosen), text, len(texts))
+    return Export(name, _media(chosen), text, len(texts), tuple(skipped))
 
 
 def player_named(ctx: ServiceContext, name: str) -> int:
@@ -671,13 +819,14 @@ def proof_document(
     own hole cards, the board and the hands shown (every position for an admin with
     ``full``). ``cardroom verify`` checks it; docs/fairness.md says how."""
     with reading(), ctx.transaction() as session:
-        stored = _stored(session, [_hand_row(session, hand_id)])[0]
+        stored = _one(session, hand_id)
     if stored.record.deck_root is None:
         raise NoDeckProof(
             f"Hand {hand_id} was dealt before the room committed to its decks: it has no proof."
         )
     viewer = _viewer(stored, user, full)
-    document = fairness.proof_document(stored.record, viewer)
+    with _reading_hand(hand_id):
+        document = fairness.proof_document(stored.record, viewer)
     if not document["leaves"]:
         raise NoDeckProof(
             f"You saw no card of hand {hand_id} (it ended before the flop, and you held no "

@@ -44,6 +44,7 @@ from cardroom.service.game_records import (
 from cardroom.service.game_tx import GameTx
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
 from cardroom.service.users import SUSPENDED_SENTENCE
+from cardroom.service.waiting_games import check_waiting_slots, hosted_without_a_seat
 from cardroom.store import ledger
 from cardroom.store.db import reading
 from cardroom.store.models import (
@@ -231,7 +232,8 @@ def _pre_check_sit(tx: GameTx, user_id: int) -> None:
                 GamePlayer.game_id != tx.game.id,
             )
         ).all()
-        if len(waiting) >= WAITING_GAMES_PER_PLAYER:
+        hosted = hosted_without_a_seat(tx.session, user_id, besides=tx.game.id)
+        if len(waiting) + hosted >= WAITING_GAMES_PER_PLAYER:
             raise TooManyWaitingGames(
                 f"You already have {WAITING_GAMES_PER_PLAYER} games waiting to start: "
                 "leave one or wait for one to start."
@@ -278,6 +280,8 @@ def create_game(
     now = ctx.now()
     with ctx.transaction() as session:
         host = active_user(session, host_id)
+        if not sit:  # a game without its host's seat takes one of the host's slots too
+            check_waiting_slots(session, host.id)
         table = Table.create(config)
         game = Game(
             host_id=host.id,

@@ -24,6 +24,16 @@ mid-check still counts. A refused attempt is not counted: the answer says how lo
 wait (``TooManyAttempts.retry_after_seconds``, sent as ``Retry-After``), and after
 that wait the next attempt is checked.
 
+**Device cookies** (issue 17, item 7; ``cardroom.service.devices``): an attempt
+from a browser that signed in to the name before, with a valid device cookie, is
+counted against that device alone, ``NAME_ATTEMPTS`` in a window; the name's and the
+address's lockouts do not apply to it. So an attacker who locks a name (or a whole
+shared address) does not lock out its owner's browsers.
+
+**Sign-ups** (issue 17, item 5): ``before_sign_up`` counts the accounts made from one
+address in a window, at most ``limit``; a sign-up refused for its own reasons (a
+taken name) gives its count back (``sign_up_refused``).
+
 ``NoThrottle`` refuses nothing (a ``ServiceContext`` built by hand, as tests do).
 """
 
@@ -45,38 +55,97 @@ NAME_ATTEMPTS = 10
 ADDRESS_ATTEMPTS = 50
 
 NAME, ADDRESS = "name", "address"
+# A device's counter is an address-scope row under this prefix: no address has it
+# (the table's check allows only the two scopes, and this needs no migration).
+DEVICE_PREFIX = "device "
+SIGN_UP_PREFIX = "sign-up "
+SIGN_UP_SENTENCE = (
+    "Too many accounts were made from your address; please wait {when} and try again."
+)
 
 
 class LoginThrottle(Protocol):
-    def before_attempt(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
-        """Raise ``TooManyAttempts`` to refuse this attempt without checking it."""
+    def before_attempt(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
+        """Raise ``TooManyAttempts`` to refuse this attempt without checking it.
+        ``device``: the nonce of a valid device cookie for this name."""
 
     def after_failure(
-        self, name_key: str, now: datetime, *, address: str | None = None
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
     ) -> None: ...
 
     def after_success(
-        self, name_key: str, now: datetime, *, address: str | None = None
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
     ) -> None: ...
+
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        """Raise ``TooManyAttempts`` if ``address`` made ``limit`` accounts already."""
+
+    def sign_up_refused(self, address: str) -> None: ...
 
 
 class NoThrottle:
-    def before_attempt(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def before_attempt(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         pass
 
-    def after_failure(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_failure(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         pass
 
-    def after_success(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_success(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         pass
+
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        pass
+
+    def sign_up_refused(self, address: str) -> None:
+        pass
+
+
+def _when(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds" if seconds != 1 else "a second"
+    return f"{math.ceil(seconds / 60)} minutes"
 
 
 def wait_sentence(seconds: int) -> str:
-    if seconds < 90:
-        when = f"{seconds} seconds" if seconds != 1 else "a second"
-    else:
-        when = f"{math.ceil(seconds / 60)} minutes"
-    return f"Too many sign-in attempts; please wait {when} and try again."
+    return f"Too many sign-in attempts; please wait {_when(seconds)} and try again."
 
 
 class DatabaseThrottle:
@@ -94,7 +163,14 @@ class DatabaseThrottle:
         self.window = window
         self.limits = {NAME: name_attempts, ADDRESS: address_attempts}
 
-    def before_attempt(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def before_attempt(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         with self.sessions.begin() as session:
             # Windows that are over start again from nothing.
             session.execute(
@@ -102,22 +178,50 @@ class DatabaseThrottle:
                     LoginThrottleCounter.window_started_at <= now - self.window
                 )
             )
-            counters = [self._locked(session, NAME, name_key, now)]
-            if address:
-                counters.append(self._locked(session, ADDRESS, address, now))
-            for counter in counters:
-                if counter.attempts >= self.limits[counter.scope]:
+            if device is not None:  # a browser that signed in before: its own count
+                counters = [self._locked(session, ADDRESS, DEVICE_PREFIX + device, now)]
+                limits = [self.limits[NAME]]
+            else:
+                counters = [self._locked(session, NAME, name_key, now)]
+                limits = [self.limits[NAME]]
+                if address:
+                    counters.append(self._locked(session, ADDRESS, address, now))
+                    limits.append(self.limits[ADDRESS])
+            for counter, limit in zip(counters, limits, strict=True):
+                if counter.attempts >= limit:
                     left = counter.window_started_at + self.window - now
                     seconds = max(1, math.ceil(left.total_seconds()))
                     raise TooManyAttempts(wait_sentence(seconds), retry_after_seconds=seconds)
             for counter in counters:
                 counter.attempts += 1
 
-    def after_failure(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_failure(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         pass  # counted when it began
 
-    def after_success(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_success(
+        self,
+        name_key: str,
+        now: datetime,
+        *,
+        address: str | None = None,
+        device: str | None = None,
+    ) -> None:
         with self.sessions.begin() as session:
+            if device is not None:
+                session.execute(
+                    delete(LoginThrottleCounter).where(
+                        LoginThrottleCounter.scope == ADDRESS,
+                        LoginThrottleCounter.key == _key(DEVICE_PREFIX + device),
+                    )
+                )
+                return  # the name's and the address's counts were not touched
             session.execute(
                 delete(LoginThrottleCounter).where(
                     LoginThrottleCounter.scope == NAME,
@@ -128,6 +232,28 @@ class DatabaseThrottle:
                 counter = self._find(session, ADDRESS, address)
                 if counter is not None and counter.attempts > 0:
                     counter.attempts -= 1
+
+    def before_sign_up(self, address: str, now: datetime, *, limit: int) -> None:
+        with self.sessions.begin() as session:
+            session.execute(
+                delete(LoginThrottleCounter).where(
+                    LoginThrottleCounter.window_started_at <= now - self.window
+                )
+            )
+            counter = self._locked(session, ADDRESS, SIGN_UP_PREFIX + address, now)
+            if counter.attempts >= limit:
+                left = counter.window_started_at + self.window - now
+                seconds = max(1, math.ceil(left.total_seconds()))
+                raise TooManyAttempts(
+                    SIGN_UP_SENTENCE.format(when=_when(seconds)), retry_after_seconds=seconds
+                )
+            counter.attempts += 1
+
+    def sign_up_refused(self, address: str) -> None:
+        with self.sessions.begin() as session:
+            counter = self._find(session, ADDRESS, SIGN_UP_PREFIX + address)
+            if counter is not None and counter.attempts > 0:
+                counter.attempts -= 1
 
     # -- the rows -----------------------------------------------------------------
 

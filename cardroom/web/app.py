@@ -26,6 +26,7 @@ from cardroom.web.live import Live
 from cardroom.web.no_store import NoStoreForApi
 from cardroom.web.routes import accounts, admin, games, health, money, table_admin, ws
 from cardroom.web.schemas import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
+from cardroom.web.write_limits import Rate, WriteLimits
 
 # Every request body is a small JSON object; a megabyte is an attack or a bug.
 MAX_BODY_BYTES = 64 * 1024
@@ -117,6 +118,7 @@ def create_app(
     app.state.live = live
     install_error_handlers(app)
     app.add_middleware(NoStoreForApi)
+    _limit_writes(app, app.state.web)
     for module in (health, accounts, money, admin, games):
         app.include_router(module.router)
     app.include_router(table_admin.host)
@@ -131,6 +133,19 @@ def create_app(
         app.include_router(optional.router)
     ws.install(app)
     return app
+
+
+def _limit_writes(app: FastAPI, web: WebSettings) -> None:
+    """Writes a second per session and per address (issue 17; 0: no limit), with a
+    burst of three seconds' worth."""
+    session, address = web.writes_per_second, web.writes_per_address_per_second
+    if session or address:
+        app.add_middleware(
+            WriteLimits,
+            per_session=Rate(session, 3 * session) if session else None,
+            per_address=Rate(address, 3 * address) if address else None,
+            trust_proxy=web.trust_proxy,
+        )
 
 
 # Routers that each part of the room adds in its own module (``router`` inside).

@@ -41,6 +41,7 @@ from cardroom.service.errors import AuthenticationFailed, Forbidden
 from cardroom.service.users import UserInfo
 from cardroom.web.errors import CsrfTokenInvalid, NotJson
 from cardroom.web.origins import same_origin
+from cardroom.web.proxies import warn_if_untrusted_proxy
 from cardroom.web.schemas import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -88,6 +89,11 @@ class WebSettings:
 
     trust_proxy: bool = False
     worker_threads: int | None = None  # None: by the database (above)
+    # Writes a second per session and per address (cardroom.web.write_limits); 0: no
+    # limit, as an app built by hand (tests) has. A server reads them from the
+    # environment, with limits on by default.
+    writes_per_second: int = 0
+    writes_per_address_per_second: int = 0
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -101,7 +107,27 @@ class WebSettings:
                 f"CARDROOM_WORKER_THREADS must be a whole number from 1 to "
                 f"{MAX_WORKER_THREADS}, not {threads!r}."
             )
-        return cls(trust_proxy=text in _TRUE, worker_threads=int(threads) if threads else None)
+        return cls(
+            trust_proxy=text in _TRUE,
+            worker_threads=int(threads) if threads else None,
+            writes_per_second=_rate(env, "CARDROOM_WRITES_PER_SECOND", WRITES_PER_SECOND),
+            writes_per_address_per_second=_rate(
+                env, "CARDROOM_WRITES_PER_ADDRESS_PER_SECOND", WRITES_PER_ADDRESS_PER_SECOND
+            ),
+        )
+
+
+WRITES_PER_SECOND = 20  # a player acts a few times a minute; a busy bot a few a second
+WRITES_PER_ADDRESS_PER_SECOND = 200  # a shared address: an office, a phone network
+
+
+def _rate(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) > 100_000:
+        raise ConfigError(f"{name} must be a whole number from 0 (no limit), not {text!r}.")
+    return int(text)
 
 
 # -- the room -------------------------------------------------------------------------------
@@ -286,6 +312,8 @@ def client_address(request: Request, web: WebSettings) -> str | None:
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-1]
+    else:
+        warn_if_untrusted_proxy(request)
     return request.client.host if request.client is not None else None
 
 

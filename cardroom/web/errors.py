@@ -13,6 +13,7 @@ The service layer's refusals map by class (the most specific class that matches)
 | ``Conflict`` | 409 | ``conflict`` |
 | ``InsufficientBalance`` | 409 | ``insufficient_balance`` |
 | ``TooManyAttempts`` | 429 | ``too_many_attempts`` |
+| ``RecordUnreadable`` | 500 | ``record_unreadable`` |
 
 ``InsufficientBalance`` is a 409, not a 422: the request is well formed and would be
 accepted against another balance; it clashes with the state of the ledger, like a
@@ -44,6 +45,7 @@ from cardroom.service.errors import (
     InsufficientBalance,
     InvalidInput,
     NotFound,
+    RecordUnreadable,
     ServiceError,
     TooManyAttempts,
 )
@@ -61,6 +63,9 @@ SERVICE_ERRORS: tuple[tuple[type[ServiceError], int, ErrorCode], ...] = (
     (Conflict, 409, ErrorCode.CONFLICT),
     (InvalidInput, 422, ErrorCode.INVALID_INPUT),
     (TooManyAttempts, 429, ErrorCode.TOO_MANY_ATTEMPTS),
+    # The room's own fault, one hand's: answered here, so the connection stays open
+    # (an exception that reaches uvicorn closes it after the 500).
+    (RecordUnreadable, 500, ErrorCode.RECORD_UNREADABLE),
 )
 
 # What each status means in the OpenAPI document.
@@ -75,6 +80,7 @@ DESCRIPTIONS = {
     415: "The body is not JSON.",
     422: "A value of the wrong type or shape, an unknown field, or one the room's rules refuse.",
     429: "Too many sign-in attempts; `Retry-After` says how many seconds to wait.",
+    500: "The room's own fault; `record_unreadable`: one hand's stored record cannot be read.",
     503: "The database is unreachable or not up to date.",
 }
 

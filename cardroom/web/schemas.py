@@ -35,6 +35,7 @@ from cardroom.store.models import NAME_MAX_LENGTH, REASON_MAX_LENGTH, Role, Tran
 
 SESSION_COOKIE = "cardroom_session"  # HttpOnly: page scripts never see the token
 CSRF_COOKIE = "cardroom_csrf"  # readable by the page, which echoes it in CSRF_HEADER
+DEVICE_COOKIE = "cardroom_device"  # HttpOnly, sent to /api/accounts only: service.devices
 CSRF_HEADER = "X-CSRF-Token"
 FORWARDED_PROTO_HEADER = "X-Forwarded-Proto"
 FORWARDED_FOR_HEADER = "X-Forwarded-For"
@@ -76,7 +77,9 @@ class ErrorCode(enum.StrEnum):
     BODY_TOO_LARGE = "body_too_large"  # 413
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"  # 415
     TOO_MANY_ATTEMPTS = "too_many_attempts"  # 429
+    TOO_MANY_REQUESTS = "too_many_requests"  # 429: writes too fast (web.write_limits)
     INTERNAL_ERROR = "internal_error"  # 500
+    RECORD_UNREADABLE = "record_unreadable"  # 500: one stored hand cannot be read back
     UNAVAILABLE = "unavailable"  # 503
 
 
@@ -136,6 +139,9 @@ class _In(BaseModel):
 class SignUpIn(_In):
     name: Name
     password: Password
+    invitation: Annotated[StrictStr, Field(min_length=1, max_length=100)] | None = Field(
+        default=None, description="The room's invitation code, where sign-up needs one."
+    )
 
 
 class SignInIn(_In):

@@ -56,6 +56,11 @@ class HandSummaryOut(_Out):
         description="The deck commitment published before the first card (64 hex digits); "
         "null for hands dealt before the room committed to its decks."
     )
+    unreadable: bool = Field(
+        default=False,
+        description="This hand's record cannot be read: its cards, board and figures are "
+        "left empty, and opening it answers 500 (record_unreadable).",
+    )
 
     @classmethod
     def of(cls, hand: HandSummary) -> HandSummaryOut:
@@ -76,6 +81,7 @@ class HandSummaryOut(_Out):
             won=hand.won,
             showdown=hand.showdown,
             deck_root=hand.deck_root,
+            unreadable=hand.unreadable,
         )
 
 

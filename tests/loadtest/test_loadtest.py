@@ -40,6 +40,9 @@ def server(tmp_path: Path) -> Iterator[tuple[str, str, int]]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    env["CARDROOM_SIGN_UPS_PER_ADDRESS"] = "0"  # every test player signs up from 127.0.0.1
+    env["CARDROOM_WRITES_PER_ADDRESS_PER_SECOND"] = "0"  # so do all their writes
+    env["CARDROOM_WRITES_PER_SECOND"] = "0"  # bots act as fast as they can
     log = tmp_path / "server.out"
     command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port)]
     command += ["--database-url", database]

@@ -37,7 +37,13 @@ from tests.web.test_web_serve import free_port
 
 ZYGOTE = Path(__file__).with_name("zygote.py")
 PASSWORD = "correct horse"
-CHEAP = {"CARDROOM_PASSWORD_HASHING": "cheap"}
+# Every test player signs up and writes from 127.0.0.1: no limits per address.
+CHEAP = {
+    "CARDROOM_PASSWORD_HASHING": "cheap",
+    "CARDROOM_SIGN_UPS_PER_ADDRESS": "0",
+    "CARDROOM_WRITES_PER_ADDRESS_PER_SECOND": "0",
+    "CARDROOM_WRITES_PER_SECOND": "0",  # bots act as fast as they can
+}
 
 
 class Zygote:

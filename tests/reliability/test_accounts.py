@@ -47,7 +47,7 @@ from tests.conftest import snapshot
 from tests.reliability.bots import Bot, BotStats, Seat
 from tests.reliability.clients import Json, Player, create_game, join, sign_in, sign_up
 from tests.reliability.figures import keep
-from tests.reliability.servers import PASSWORD, Room, Server, Zygote, room
+from tests.reliability.servers import CHEAP, PASSWORD, Room, Server, Zygote, room
 
 pytestmark = pytest.mark.slow
 
@@ -181,6 +181,9 @@ def test_session_cookies_are_httponly_samesite_and_secure_behind_https(
             assert {"httponly", "samesite=lax", "path", "max-age"} <= session
             assert "httponly" not in csrf and "samesite=lax" in csrf  # the page reads it
             assert ("secure" in session) is secure and ("secure" in csrf) is secure
+            device = cookies["cardroom_device"]  # issue 17: lets this browser past lockouts
+            assert {"httponly", "samesite=lax", "path", "max-age"} <= device
+            assert ("secure" in device) is secure
 
 
 def test_every_cookie_write_needs_the_csrf_token(sqlite_room: Room, zygote: Zygote) -> None:
@@ -350,7 +353,7 @@ def test_sessions_expire_and_end_on_sign_out_password_change_and_suspension(
         zygote,
         sqlite_room,
         "sessions",
-        env={"CARDROOM_PASSWORD_HASHING": "cheap", "CARDROOM_SESSION_HOURS": "1"},
+        env={**CHEAP, "CARDROOM_SESSION_HOURS": "1"},
     )
     server.start()
     try:

@@ -231,15 +231,18 @@ def test_at_most_three_waiting_games(
 ) -> None:
     alice, bob, carol = trio
     options = GameOptions(buy_in=1_00)
-    games = [lobby.create_game(ctx, bob, options, sit=False).game_id for _ in range(4)]
+    # (a host has three waiting games at most, seated or not: issue 17)
+    games = [lobby.create_game(ctx, bob, options, sit=False).game_id for _ in range(3)]
+    games.append(lobby.create_game(ctx, carol, options, sit=False).game_id)
     for game in games[:3]:
         lobby.join(ctx, game, alice)
     with unchanged(), pytest.raises(TooManyWaitingGames, match="3 games waiting"):
         lobby.join(ctx, games[3], alice)
     with unchanged(), pytest.raises(TooManyWaitingGames):
         lobby.create_game(ctx, alice, GameOptions(buy_in=1_00))
-    # A game hosted without sitting down does not count.
-    lobby.create_game(ctx, alice, GameOptions(buy_in=1_00), sit=False)
+    # A game hosted without sitting down counts too (issue 17: 60 empty games).
+    with unchanged(), pytest.raises(TooManyWaitingGames):
+        lobby.create_game(ctx, alice, GameOptions(buy_in=1_00), sit=False)
     # Once one starts, it no longer counts.
     lobby.join(ctx, games[0], carol)
     lobby.start(ctx, games[0], bob, source=source())

@@ -315,14 +315,20 @@ class CountingThrottle:
         self.failures: dict[str, int] = {}
         self.successes: list[str] = []
 
-    def before_attempt(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def before_attempt(
+        self, name_key: str, now: datetime, *, address: str | None = None, device: str | None = None
+    ) -> None:
         if self.failures.get(name_key, 0) >= 2:
             raise TooManyAttempts("Too many attempts; wait a minute and try again.")
 
-    def after_failure(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_failure(
+        self, name_key: str, now: datetime, *, address: str | None = None, device: str | None = None
+    ) -> None:
         self.failures[name_key] = self.failures.get(name_key, 0) + 1
 
-    def after_success(self, name_key: str, now: datetime, *, address: str | None = None) -> None:
+    def after_success(
+        self, name_key: str, now: datetime, *, address: str | None = None, device: str | None = None
+    ) -> None:
         self.successes.append(name_key)
 
 

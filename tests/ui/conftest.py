@@ -50,6 +50,9 @@ class Room:
 def room_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    env["CARDROOM_SIGN_UPS_PER_ADDRESS"] = "0"  # every test player signs up from 127.0.0.1
+    env["CARDROOM_WRITES_PER_ADDRESS_PER_SECOND"] = "0"  # so do all their writes
+    env["CARDROOM_WRITES_PER_SECOND"] = "0"  # bots act as fast as they can
     return env
 
 

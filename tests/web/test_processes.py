@@ -36,6 +36,9 @@ def serving(url: str, folder: Path, name: str) -> Iterator[str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    env["CARDROOM_SIGN_UPS_PER_ADDRESS"] = "0"  # every test player signs up from 127.0.0.1
+    env["CARDROOM_WRITES_PER_ADDRESS_PER_SECOND"] = "0"  # so do all their writes
+    env["CARDROOM_WRITES_PER_SECOND"] = "0"  # bots act as fast as they can
     output = folder / f"{name}.out"
     command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port)]
     command += ["--database-url", url]

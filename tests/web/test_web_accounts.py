@@ -120,7 +120,9 @@ def test_x_forwarded_proto_counts_only_from_a_trusted_proxy(
 
 
 def test_trusting_the_proxy_is_a_setting() -> None:
-    assert WebSettings.from_environ({}) == WebSettings(trust_proxy=False)
+    assert WebSettings.from_environ({}) == WebSettings(
+        trust_proxy=False, writes_per_second=20, writes_per_address_per_second=200
+    )
     assert WebSettings.from_environ({"CARDROOM_TRUST_PROXY": "1"}).trust_proxy
     assert not WebSettings.from_environ({"CARDROOM_TRUST_PROXY": "off"}).trust_proxy
     with pytest.raises(ValueError, match="CARDROOM_TRUST_PROXY must be 1 or 0"):

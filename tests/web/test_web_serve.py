@@ -46,6 +46,9 @@ def server(sqlite_url: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Po
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDROOM_")}
     env["CARDROOM_PASSWORD_HASHING"] = "cheap"
+    env["CARDROOM_SIGN_UPS_PER_ADDRESS"] = "0"  # every test player signs up from 127.0.0.1
+    env["CARDROOM_WRITES_PER_ADDRESS_PER_SECOND"] = "0"  # so do all their writes
+    env["CARDROOM_WRITES_PER_SECOND"] = "0"  # bots act as fast as they can
     output = tmp_path / "serve.out"
     with output.open("wb") as sink:
         process = subprocess.Popen(

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from cardroom.service import accounts
+from cardroom.service.devices import DEVICE_LIFETIME
 from cardroom.web import session_ends
 from cardroom.web.deps import (
     ContextDep,
@@ -18,6 +19,7 @@ from cardroom.web.deps import (
     CurrentUser,
     MaybeCredentials,
     WebSettingsDep,
+    came_over_https,
     clear_session_cookies,
     client_address,
     csrf_token_for,
@@ -26,6 +28,7 @@ from cardroom.web.deps import (
 from cardroom.web.errors import documented
 from cardroom.web.live import LiveDep
 from cardroom.web.schemas import (
+    DEVICE_COOKIE,
     PasswordChangeIn,
     SignedInOut,
     SignInIn,
@@ -37,10 +40,19 @@ from cardroom.web.threads import hashing
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 
-@router.post("/accounts/sign-up", status_code=201, responses=documented(409, 413, 415, 422))
-async def sign_up(body: SignUpIn, ctx: ContextDep, request: Request) -> UserOut:
-    """A new player with the starting balance. Sign in next to get a session."""
-    return UserOut.of(await hashing(request, accounts.sign_up, ctx, body.name, body.password))
+@router.post(
+    "/accounts/sign-up", status_code=201, responses=documented(403, 409, 413, 415, 422, 429)
+)
+async def sign_up(
+    body: SignUpIn, ctx: ContextDep, web: WebSettingsDep, request: Request
+) -> UserOut:
+    """A new player with the starting balance. Sign in next to get a session. The
+    room may need an `invitation` code or make no accounts here (403), and limits the
+    accounts one address makes (429, with `Retry-After`)."""
+    made = partial(
+        accounts.sign_up, address=client_address(request, web), invitation=body.invitation
+    )
+    return UserOut.of(await hashing(request, made, ctx, body.name, body.password))
 
 
 @router.post("/accounts/sign-in", responses=documented(401, 403, 413, 415, 422, 429))
@@ -53,10 +65,15 @@ async def sign_in(
 ) -> SignedInOut:
     """A new session: set as cookies for a browser, and returned as a bearer token for
     API clients. Attempts are limited per name and per client address (429, with
-    `Retry-After`)."""
+    `Retry-After`); a browser that signed in to the name before (its device cookie)
+    is limited on its own instead, so a locked name does not lock out its owner."""
     signed_in = await hashing(
         request,
-        partial(accounts.sign_in, address=client_address(request, web)),
+        partial(
+            accounts.sign_in,
+            address=client_address(request, web),
+            device_cookie=request.cookies.get(DEVICE_COOKIE),
+        ),
         ctx,
         body.name,
         body.password,
@@ -68,6 +85,15 @@ async def sign_in(
         token=signed_in.token,
         expires_at=signed_in.expires_at,
         now=ctx.now(),
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        signed_in.device_cookie,
+        max_age=int(DEVICE_LIFETIME.total_seconds()),
+        path="/api/accounts",  # sign-in is the only reader
+        secure=came_over_https(request, web),
+        httponly=True,
+        samesite="lax",
     )
     return SignedInOut(
         token=signed_in.token,

@@ -44,6 +44,9 @@ WHAT_FAILS = {
     "before deck commitments, or one you saw no card of).",
     409: "The hand is still being played: its history is ready when it ends.",
     422: "A bad id, format (phh or pokerstars), limit or page.",
+    500: "This hand's record cannot be read (`record_unreadable`): that hand alone; "
+    "lists mark it with `unreadable`, a game's file leaves it out and names it in "
+    "`X-Cardroom-Unreadable-Hands`.",
 }
 
 
@@ -56,13 +59,22 @@ def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 LIST = _refusals(401, 403, 404, 422)
-HAND = _refusals(401, 403, 404, 409, 422)
+HAND = _refusals(401, 403, 404, 409, 422, 500)
 
 # A download: the file's text, described by ExportText (PHH is sent as
 # application/toml). Its refusals are JSON like every other: said so explicitly, since
 # a route whose answer is text would otherwise document them as text too.
 FILE: dict[int | str, dict[str, Any]] = {
-    200: {"model": ExportText, "description": "The file, as an attachment (Content-Disposition)."},
+    200: {
+        "model": ExportText,
+        "description": "The file, as an attachment (Content-Disposition).",
+        # PHH is TOML, PokerStars text is plain text: both are said, or a client that
+        # checks the media type against the document refuses the PHH file.
+        "content": {
+            "text/plain": {"schema": {"$ref": "#/components/schemas/ExportText"}},
+            "application/toml": {"schema": {"$ref": "#/components/schemas/ExportText"}},
+        },
+    },
     **{
         status: {
             "description": answer["description"],
@@ -89,12 +101,14 @@ Before = Annotated[
 ]
 
 
+UNREADABLE_HEADER = "X-Cardroom-Unreadable-Hands"
+
+
 def download(export: Export) -> Response:
-    return Response(
-        content=export.text,
-        media_type=export.media_type,
-        headers={"Content-Disposition": f'attachment; filename="{export.filename}"'},
-    )
+    headers = {"Content-Disposition": f'attachment; filename="{export.filename}"'}
+    if export.skipped:  # a game's file without the hands whose records cannot be read
+        headers[UNREADABLE_HEADER] = ",".join(str(h) for h in export.skipped)
+    return Response(content=export.text, media_type=export.media_type, headers=headers)
 
 
 @router.get("/api/me/hands", responses=LIST)

@@ -33,7 +33,17 @@ function signed(n, money) {
   return money(0);
 }
 
+function unreadableRow(hand) {
+  // The room could not read this hand's record (issue 17): say so here, instead of a
+  // replay that can only answer the error; the player's other hands are unharmed.
+  return h("tr", { class: "unreadable", dataset: { handId: String(hand.id), hand: String(hand.number), unreadable: "" } },
+    h("th", { scope: "row", "data-label": "Hand" }, `#${hand.number}`),
+    h("td", { colspan: "3", class: "muted" }, "This hand's record cannot be read; the room's operator has been told."),
+    h("td", { class: "go" }, h("button", { type: "button", disabled: true, "aria-label": `Hand ${hand.number} cannot be replayed` }, "Replay")));
+}
+
 function handRow(hand) {
+  if (hand.unreadable) return unreadableRow(hand);
   const money = (n) => chips(n, hand.pays_money);
   const label = `Replay hand ${hand.number} of game #${hand.game_id}`;
   return h("tr", { dataset: { handId: String(hand.id), hand: String(hand.number) } },

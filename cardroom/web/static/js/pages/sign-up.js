@@ -31,7 +31,11 @@ form.addEventListener("submit", async (event) => {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    await post("/api/accounts/sign-up", { name, password }, { quiet401: true });
+    // A room may ask for its invitation code (CARDROOM_SIGN_UP=invitation); sent only
+    // when given, so an open room never sees the field.
+    const invitation = form.elements.invitation.value.trim();
+    const body = invitation ? { name, password, invitation } : { name, password };
+    await post("/api/accounts/sign-up", body, { quiet401: true });
     await post("/api/accounts/sign-in", { name, password }, { quiet401: true });
     location.assign("/");
   } catch (error) {
