@@ -4,6 +4,9 @@ swap the clock and the database."""
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -72,3 +75,8 @@ class ServiceContext:
         if moment.tzinfo is None:
             raise ValueError("the clock must give timezone-aware times")
         return moment
+
+
+def worker_name() -> str:
+    """Who claims a deadline: host, process and thread, for the record."""
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"[:100]

@@ -20,9 +20,6 @@ with the refusal as its outcome.
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +28,7 @@ from sqlalchemy import select, update
 
 from cardroom.deck import RandomSource
 from cardroom.service.bots import act_for_bot
-from cardroom.service.context import ServiceContext
+from cardroom.service.context import ServiceContext, worker_name
 from cardroom.service.errors import ServiceError
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
@@ -52,11 +49,6 @@ class Fired:
     due_at: datetime
     outcome: str  # what was done, or the sentence of the table's refusal
     result: PlayResult  # the game's version and the events the deadline added
-
-
-def worker_name() -> str:
-    """Who claims a deadline: host, process and thread, for the record."""
-    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"[:100]
 
 
 def next_due(ctx: ServiceContext) -> datetime | None:

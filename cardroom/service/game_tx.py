@@ -33,7 +33,7 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, select, update
@@ -56,7 +56,7 @@ from cardroom.service.game_errors import (
     TooManyWaitingGames,
     translated,
 )
-from cardroom.service.game_records import AfterCommit, GameRow, PlayResult, StoredEvent
+from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.money import pay
 from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
 from cardroom.store import ledger
@@ -94,9 +94,6 @@ from cardroom.table.events import (
     Rebought,
     table_event_to_dict,
 )
-
-if TYPE_CHECKING:
-    from cardroom.service.notifications import Notice
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from cardroom.hand import STREET_NAMES
 from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
 from cardroom.service.admin import Actor, ConsoleOperator, check_reason, record_admin_action
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import AccountSuspended, Forbidden, InvalidInput, NotFound
+from cardroom.service.errors import Forbidden, InvalidInput
 from cardroom.service.game_errors import (
     AlreadySeated,
     GameNotFound,
@@ -43,7 +43,7 @@ from cardroom.service.game_records import (
 )
 from cardroom.service.game_tx import GameTx
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
-from cardroom.service.users import SUSPENDED_SENTENCE
+from cardroom.service.users import active_user
 from cardroom.store import ledger
 from cardroom.store.db import reading
 from cardroom.store.models import (
@@ -110,15 +110,6 @@ class GameOptions:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def active_user(session: Session, user_id: int) -> User:
-    user = session.get(User, user_id) if type(user_id) is int else None
-    if user is None:
-        raise NotFound("There is no such user.")
-    if user.suspended:
-        raise AccountSuspended(SUSPENDED_SENTENCE)
-    return user
 
 
 def host_or_admin(session: Session, game: Game, actor: Actor) -> User | None:
