@@ -24,31 +24,17 @@ runs. Bots press Continue as soon as a hand is over (``bot_seats.bots_continue``
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from cardroom.bots import LEVELS, decide, view_for
 from cardroom.deck import RandomSource, SystemRandomSource
 from cardroom.service.admin import Actor
-from cardroom.service.bot_seats import PRACTICE_PRESET, bot_level
+from cardroom.service.bot_seats import PRACTICE_PRESET, bot_level, free_bot
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
+from cardroom.service.game.commands import apply_action
 from cardroom.service.game_errors import NotAllowedNow, SeatUnavailable
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
 from cardroom.service.lobby import host_or_admin, sit_down
-from cardroom.service.money import open_balance
-from cardroom.service.play import apply_action
-from cardroom.service.users import name_key
-from cardroom.store.bot_models import BotAccount
-from cardroom.store.models import WAITING_GAMES_PER_PLAYER, GamePlayer, Role, User
-
-# Never a valid argon2 hash: nobody can sign in as a bot, whatever the password.
-BOT_PASSWORD_HASH = "!bot: no password signs in"
-BOT_NAME_PREFIX = "bot-"
-_NAME_TRIES = 50
 
 
 def add_bots(
@@ -86,60 +72,9 @@ def add_bots(
                 f"This table has {free} free seat{'s' if free != 1 else ''}, not {count}."
             )
         for _ in range(count):
-            bot = _free_bot(session, level, set(table.players()), now)
+            bot = free_bot(session, level, set(table.players()), now)
             sit_down(tx, bot, None, source)
         return tx.finish_request(owner, None, request)
-
-
-def _free_bot(session: Session, level: str, seated: set[int], now: datetime) -> int:
-    """A bot account of ``level`` not at this table and with a waiting slot free, or
-    a new one."""
-    busy = (
-        select(func.count())
-        .select_from(GamePlayer)
-        .where(GamePlayer.user_id == BotAccount.user_id, GamePlayer.waiting_slot.is_not(None))
-        .scalar_subquery()
-    )
-    query = (
-        select(BotAccount.user_id)
-        .where(BotAccount.level == level, busy < WAITING_GAMES_PER_PLAYER)
-        .order_by(BotAccount.user_id)
-    )
-    if seated:
-        query = query.where(BotAccount.user_id.not_in(sorted(seated)))
-    found = session.scalar(query.limit(1))
-    if found is not None:
-        return found
-    return _new_bot(session, level, now)
-
-
-def _new_bot(session: Session, level: str, now: datetime) -> int:
-    made = session.scalar(
-        select(func.count()).select_from(BotAccount).where(BotAccount.level == level)
-    )
-    number = int(made or 0) + 1
-    for _ in range(_NAME_TRIES):
-        name = f"{BOT_NAME_PREFIX}{level}-{number}"
-        key = name_key(name)
-        if session.scalar(select(User.id).where(User.name_key == key)) is None:
-            break
-        number += 1  # a person took the name: try the next
-    else:  # pragma: no cover - fifty people named like bots
-        raise NotAllowedNow("No name is free for a new bot; try again later.")
-    user = User(
-        name=name,
-        name_key=key,
-        password_hash=BOT_PASSWORD_HASH,
-        role=Role.PLAYER,
-        suspended=False,
-        created_at=now,
-    )
-    session.add(user)
-    session.flush()
-    open_balance(session, user, starting_cents=0, now=now)  # points only: stays at zero
-    session.add(BotAccount(user_id=user.id, level=level, created_at=now))
-    session.flush()
-    return user.id
 
 
 def act_for_bot(tx: GameTx, source: RandomSource | None) -> str:
@@ -159,8 +94,9 @@ def act_for_bot(tx: GameTx, source: RandomSource | None) -> str:
     if table.held:
         raise NotAllowedNow("The table is paused.")
     view = view_for(hand, seat)  # its own cards and the public state: nothing hidden
-    decision = decide(view, level, source if source is not None else SystemRandomSource())
-    apply_action(tx, player, decision.action, source)
+    drawn = source if source is not None else SystemRandomSource()
+    decision = decide(view, level, drawn)
+    apply_action(tx, player, decision.action, drawn)
     action = decision.action
     amount = "" if action.amount is None else f" to {action.amount}"
     return f"The {level} bot in seat {seat} chose {action.kind.value}{amount}."

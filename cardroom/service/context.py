@@ -1,6 +1,6 @@
 """What every use case needs from the shell: settings, a way to open a transaction,
-the clock and the password hasher. Built once at start-up and passed in, so tests can
-swap the clock and the database."""
+the clock, the decks' random source and the password hasher. Built once at start-up
+and passed in, so tests can swap the clock and the database."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
+from cardroom.deck import RandomSource, SystemRandomSource
 from cardroom.service.passwords import make_hasher
 from cardroom.service.recent_sessions import RecentSessions
 from cardroom.service.throttle import DatabaseThrottle, LoginThrottle, NoThrottle
@@ -37,6 +38,8 @@ class ServiceContext:
     login_throttle: LoginThrottle = field(default_factory=NoThrottle)
     # Sessions proven a moment ago in this process (the HTTP routes' sign-in check).
     recent_sessions: RecentSessions = field(default_factory=RecentSessions, compare=False)
+    # The decks' random source: the operating system's CSPRNG; tests may seed one.
+    random: RandomSource = field(default_factory=SystemRandomSource, compare=False)
     hasher: PasswordHasher = field(init=False)
 
     def __post_init__(self) -> None:

@@ -21,7 +21,7 @@ row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` i
 reschedules the game's deadlines and records the notices the stored events call for
 (``cardroom.service.notifications.notices_in``: your turn, a start, an end), which
 ``result`` returns. Requests carry the version they saw and an optional idempotency
-key (``check_request`` / ``finish_request``).
+key (``check_request`` / ``remember``).
 
 Table times are seconds since the game was created (``schedule.seconds_of``).
 """
@@ -306,21 +306,30 @@ class GameTx:
     def finish_request(
         self, user_id: int | None, key: str | None, request: dict[str, Any]
     ) -> PlayResult:
+        # Until every command goes down the pipeline.
         self.save()
         result = self.result()
-        if key is not None and user_id is not None:
-            self.session.add(
-                IdempotencyKey(
-                    game_id=self.game.id,
-                    user_id=user_id,
-                    key=key,
-                    request=request,
-                    response=result.to_response(),
-                    created_at=self.now,
-                )
-            )
-            self.session.flush()
+        if user_id is not None:
+            self.remember(key, request, result)
         return result
+
+    def remember(self, key: str | None, request: dict[str, Any], result: PlayResult) -> None:
+        """Keep the answer for ``key`` (a player's; the console sends none), so the
+        same request again gets it back with no second effect."""
+        user_id = self.actor_id
+        if key is None or user_id is None:
+            return
+        self.session.add(
+            IdempotencyKey(
+                game_id=self.game.id,
+                user_id=user_id,
+                key=key,
+                request=request,
+                response=result.to_response(),
+                created_at=self.now,
+            )
+        )
+        self.session.flush()
 
     def result(self) -> PlayResult:
         return PlayResult(
