@@ -24,17 +24,16 @@ runs. Bots press Continue as soon as a hand is over (``bot_seats.bots_continue``
 
 from __future__ import annotations
 
-from cardroom.bots import LEVELS, decide, view_for
+from cardroom.bots import decide, view_for
 from cardroom.deck import RandomSource, SystemRandomSource
 from cardroom.service.admin import Actor
-from cardroom.service.bot_seats import PRACTICE_PRESET, bot_level, free_bot
+from cardroom.service.bot_seats import bot_level
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import InvalidInput
+from cardroom.service.game import commands, pipeline
 from cardroom.service.game.commands import apply_action
-from cardroom.service.game_errors import NotAllowedNow, SeatUnavailable
+from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
-from cardroom.service.lobby import host_or_admin, sit_down
 
 
 def add_bots(
@@ -50,31 +49,8 @@ def add_bots(
     """The host (or an admin) seats ``count`` bots of ``level`` at a practice table,
     each in the first free seat, in one transaction: all of them or none. A table
     that fills up starts by itself, like one that people fill."""
-    if level not in LEVELS:
-        raise InvalidInput(f"A bot's level is one of {', '.join(LEVELS)}.")
-    if type(count) is not int or not 1 <= count <= 9:
-        raise InvalidInput("Add 1 to 9 bots at a time.")
-    now = ctx.now()
-    request = {"op": "add_bots", "level": level, "count": count}
-    with ctx.transaction() as session:
-        tx = GameTx.open(session, game_id, now)
-        user = host_or_admin(session, tx.game, actor)
-        owner = tx.actor_id = None if user is None else user.id
-        tx.check_request(owner, expected_version, None, request)
-        if tx.game.preset != PRACTICE_PRESET:
-            raise NotAllowedNow(
-                "Bots play only at practice tables: create a game with the arena preset."
-            )
-        table = tx.table
-        free = table.config.seat_count - len(table.seats)
-        if count > free:
-            raise SeatUnavailable(
-                f"This table has {free} free seat{'s' if free != 1 else ''}, not {count}."
-            )
-        for _ in range(count):
-            bot = free_bot(session, level, set(table.players()), now)
-            sit_down(tx, bot, None, source)
-        return tx.finish_request(owner, None, request)
+    command = commands.add_bots(actor, level, count)
+    return pipeline.run(ctx, game_id, command, version=expected_version, source=source)
 
 
 def act_for_bot(tx: GameTx, source: RandomSource | None) -> str:

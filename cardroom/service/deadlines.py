@@ -30,9 +30,9 @@ from cardroom.deck import RandomSource
 from cardroom.service.bots import act_for_bot
 from cardroom.service.context import ServiceContext, worker_name
 from cardroom.service.errors import ServiceError
+from cardroom.service.game.commands import cancel_table
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
-from cardroom.service.lobby import cancel_table
 from cardroom.service.schedule import CANCEL_WAITING_AFTER
 from cardroom.store.db import reading
 from cardroom.store.models import REASON_MAX_LENGTH, Deadline, DeadlineKind
