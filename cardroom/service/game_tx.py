@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, load_only, make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
 from cardroom.actions import IllegalAction
-from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
+from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
 from cardroom.hand import Hand
 from cardroom.history import fairness
@@ -303,16 +303,6 @@ class GameTx:
                 current=self.game.version,
             )
 
-    def finish_request(
-        self, user_id: int | None, key: str | None, request: dict[str, Any]
-    ) -> PlayResult:
-        # Until every command goes down the pipeline.
-        self.save()
-        result = self.result()
-        if user_id is not None:
-            self.remember(key, request, result)
-        return result
-
     def remember(self, key: str | None, request: dict[str, Any], result: PlayResult) -> None:
         """Keep the answer for ``key`` (a player's; the console sends none), so the
         same request again gets it back with no second effect."""
@@ -430,7 +420,7 @@ class GameTx:
         """Count as activity and as a change even if no record was made."""
         self.changed = True
 
-    def deal_if_due(self, source: RandomSource | None, *, force: bool = False) -> None:
+    def deal_if_due(self, source: RandomSource, *, force: bool = False) -> None:
         """Deal the next hand if the table is ready for one: the first hand right
         after the start, the next once everyone pressed Continue or the review time
         is over (``force``: at once, for "Skip waiting and deal" and the clock)."""
@@ -444,10 +434,10 @@ class GameTx:
                 return
         self.deal(source)
 
-    def deal(self, source: RandomSource | None) -> None:
+    def deal(self, source: RandomSource) -> None:
         table = self.table
         balances = self.balances(table.players()) if table.format is Format.PER_HAND else None
-        deck = shuffled_deck(source if source is not None else SystemRandomSource())
+        deck = shuffled_deck(source)
         self.run(lambda: table.deal(self.t, deck, balances=balances), deck=deck)
 
     # ----------------------------------------------------------------- money

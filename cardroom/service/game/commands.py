@@ -59,6 +59,12 @@ class Command:
     deal_after: bool = True
     # Refuse a game that is over ("This game is over."), after a replay is answered.
     open_games_only: bool = False
+    # Runs right after the game's lock, before anything else: False, and the command
+    # does nothing (the clock's claim on a deadline that another process fired).
+    guard: Callable[[GameTx], bool] | None = None
+    # The clock's: a refusal is the command's outcome, not an error. The work is
+    # undone (a savepoint), the rest commits, and ``settle`` records the outcome.
+    settle: Callable[[GameTx, str], None] | None = None
 
 
 # ------------------------------------------------------------------ the player's

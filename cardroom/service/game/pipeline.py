@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from cardroom.deck import RandomSource
 from cardroom.service.admin import record_admin_action
 from cardroom.service.context import ServiceContext
+from cardroom.service.errors import ServiceError
 from cardroom.service.game.commands import Command
 from cardroom.service.game.who import Player, authorise
 from cardroom.service.game_errors import NotAllowedNow
@@ -41,27 +42,44 @@ def run(
     ``StaleVersion``); ``key``: an idempotency key (the same key again returns the
     first answer, with no second effect); ``source``: the deck's random source (the
     context's by default)."""
+    assert command.guard is None, "a guarded command may do nothing: use attempt"
+    result = attempt(ctx, game_id, command, version=version, key=key, source=source)
+    assert result is not None
+    return result
+
+
+def attempt(
+    ctx: ServiceContext,
+    game_id: int,
+    command: Command,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    source: RandomSource | None = None,
+    now: datetime | None = None,
+) -> PlayResult | None:
+    """``run`` for a command with a guard: None if the guard said no."""
     drawn = source if source is not None else ctx.random
-    now = ctx.now()
+    moment = ctx.now() if now is None else now
     with ctx.transaction() as session:
-        return run_in(session, game_id, command, now, drawn, version=version, key=key)
+        return _run(session, game_id, command, moment, drawn, version, key)
 
 
-def run_in(
+def _run(
     session: Session,
     game_id: int,
     command: Command,
     now: datetime,
     source: RandomSource,
-    *,
-    version: int | None = None,
-    key: str | None = None,
-) -> PlayResult:
-    """``run`` inside a transaction the caller holds."""
+    version: int | None,
+    key: str | None,
+) -> PlayResult | None:
     who = command.who
     if isinstance(who, Player) and who.active:
         active_user(session, who.user_id)
     tx = GameTx.open(session, game_id, now)
+    if command.guard is not None and not command.guard(tx):
+        return None
     tx.actor_id, user = authorise(session, tx.game, tx.table, who)
     replay = tx.check_request(tx.actor_id, version, key, command.request)
     if replay is not None:
@@ -70,10 +88,19 @@ def run_in(
         raise NotAllowedNow("This game is over.")
     audit = command.audit
     before = audit.state(tx) if audit is not None else None
-    command.apply(tx, source)
-    if command.deal_after:
-        tx.deal_if_due(source)
-    tx.save()
+    if command.settle is None:
+        _apply(tx, command, source)
+    else:
+        try:
+            with session.begin_nested():
+                outcome = _apply(tx, command, source) or ""
+        except ServiceError as refused:
+            outcome = refused.sentence
+            # The savepoint undid the work: answer with the game as it still is.
+            tx.reread()
+            tx.stored.clear()
+            tx.notices.clear()
+        command.settle(tx, outcome)
     if audit is not None:
         assert before is not None
         target = session.get(User, audit.player) if audit.player is not None else None
@@ -90,3 +117,12 @@ def run_in(
     result = tx.result()
     tx.remember(key, command.request, result)
     return result
+
+
+def _apply(tx: GameTx, command: Command, source: RandomSource) -> str | None:
+    """Apply, the follow-ups, save: the part a refusal undoes."""
+    outcome = command.apply(tx, source)
+    if command.deal_after:
+        tx.deal_if_due(source)
+    tx.save()
+    return outcome
