@@ -20,8 +20,8 @@ from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.money import open_balance
 from cardroom.service.users import name_key
 from cardroom.store.bot_models import BotAccount
-from cardroom.store.models import WAITING_GAMES_PER_PLAYER, GamePlayer, Role, User
-from cardroom.table import TableStatus
+from cardroom.store.models import WAITING_GAMES_PER_PLAYER, Game, GamePlayer, Role, User
+from cardroom.table import Table, TableStatus
 
 if TYPE_CHECKING:
     from cardroom.service.game_tx import GameTx
@@ -40,16 +40,16 @@ def bot_level(session: Session, user_id: int) -> str | None:
     return None if row is None else row.level
 
 
-def bot_to_act(tx: GameTx) -> str | None:
+def bot_to_act(session: Session, game: Game, table: Table) -> str | None:
     """The level of the bot whose turn it is, or None (a person's turn, no hand, or
     not a practice table)."""
-    if tx.game.preset != PRACTICE_PRESET:
+    if game.preset != PRACTICE_PRESET:
         return None
-    hand = tx.table.hand
+    hand = table.hand
     if hand is None or hand.is_over or hand.seat_to_act is None:
         return None
-    player = tx.table.hand_players.get(hand.seat_to_act)
-    return None if player is None else bot_level(tx.session, player)
+    player = table.hand_players.get(hand.seat_to_act)
+    return None if player is None else bot_level(session, player)
 
 
 def bots_continue(tx: GameTx) -> None:

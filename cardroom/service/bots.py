@@ -19,7 +19,8 @@ processes run the clock. Firing it (``clock_commands.bot_turn``, in
 ``cardroom.service.game``) builds the bot's input with
 ``cardroom.bots.view_for(hand, seat)`` (its own cards and the public state, never
 anyone else's hole cards), asks the bot's policy, and applies the action with
-``commands.apply_action``, the same table command a person's request runs. Bots press Continue as soon as a hand is over (``bot_seats.bots_continue``).
+``commands.apply_action``, the same table command a person's request runs. Bots
+press Continue as soon as a hand is over (``bot_seats.bots_continue``).
 """
 
 from __future__ import annotations

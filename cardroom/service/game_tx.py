@@ -17,11 +17,12 @@ that follows from it:
   order they happened.
 
 ``save`` writes the table back, bumps the version, numbers the events on from the
-row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step,
-reschedules the game's deadlines and records the notices the stored events call for
-(``cardroom.service.notifications.notices_in``: your turn, a start, an end), which
-``result`` returns. Requests carry the version they saw and an optional idempotency
-key (``check_request`` / ``remember``).
+row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step
+and returns the events it stored. What follows from them (the game's deadlines, the
+notices) is not the unit of work's business: the command pipeline's reactions
+(``cardroom.service.game.reactions``) record it in the same transaction, onto
+``next_due`` and ``notices``, which ``result`` returns. Requests carry the version
+they saw and an optional idempotency key (``check_request`` / ``remember``).
 
 Table times are seconds since the game was created (``schedule.seconds_of``).
 """
@@ -37,7 +38,7 @@ from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, load_only, make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
@@ -47,7 +48,6 @@ from cardroom.events import Event, event_to_dict
 from cardroom.hand import Hand
 from cardroom.history import fairness
 from cardroom.rules import Format
-from cardroom.service.bot_seats import bot_to_act, bots_continue
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
     GameNotFound,
@@ -58,7 +58,7 @@ from cardroom.service.game_errors import (
 )
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.money import pay
-from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
+from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -217,11 +217,11 @@ class GameTx:
     records: list[_Record] = field(default_factory=list)
     changed: bool = False
     stored: list[StoredEvent] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)  # recorded by ``save``
+    notices: list[Notice] = field(default_factory=list)  # recorded by the reactions
     _account: LedgerAccount | None = None
     # The row of the hand last dealt or played in this transaction.
     _hand: HandRecord | None = None
-    _next_due: datetime | None = None  # the soonest deadline the last save stored
+    next_due: datetime | None = None  # the soonest deadline stored after the last save
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
     _seating: tuple[frozenset[tuple[int, int]], bool] | None = None
@@ -333,7 +333,7 @@ class GameTx:
                 self.table,
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,
-                self._next_due,
+                self.next_due,
             ),
         )
 
@@ -425,7 +425,6 @@ class GameTx:
         after the start, the next once everyone pressed Continue or the review time
         is over (``force``: at once, for "Skip waiting and deal" and the clock)."""
         table = self.table
-        bots_continue(self)  # practice bots press Continue at once
         if table.status is not TableStatus.PLAYING or table.hand_running or table.held:
             return
         if not force:
@@ -573,15 +572,16 @@ class GameTx:
 
     # ------------------------------------------------------------------ save
 
-    def save(self) -> None:
-        """Write the table back with everything this transaction did; nothing if
-        nothing changed."""
+    def save(self) -> tuple[StoredEvent, ...] | None:
+        """Write the table back with everything this transaction did, and return the
+        events it stored; nothing, and None, if nothing changed (the pipeline's
+        reactions then have nothing to react to)."""
         game, table = self.game, self.table
         if not self.changed:
             if self._hand_id_found:
                 write_game(self.session, game)
                 self._hand_id_found = False
-            return
+            return None
         self._hand_id_found = False
         if self.fresh:
             self.fresh = False
@@ -632,40 +632,7 @@ class GameTx:
         if seating != self._seating:  # most commands (every action) seat nobody
             self._sync_players()
             self._seating = seating
-        wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
-        store_deadlines(self.session, game, wanted, self.now)
-        self._next_due = min((w.due_at for w in wanted.values()), default=None)
-        self.session.flush()
-        if len(self.stored) > first:
-            self._record_notices(self.stored[first:])
-
-    def _record_notices(self, events: Sequence[StoredEvent]) -> None:
-        """The notices ``events`` call for, recorded in this transaction (no second
-        one after the commit, the table not decoded again). A notice is a courtesy:
-        a mistake in deciding one is logged and the command goes on. A failed
-        statement is not caught: on PostgreSQL it has aborted the transaction, so
-        the command could not commit anyway (``notices_in`` says why none should
-        fail; a savepoint to survive one would cost every command a round trip)."""
-        # Imported here: the notifications module imports the lobby and the clock,
-        # which import this one.
-        from cardroom.service import notifications
-
-        hand_id = self.game.hand_id  # the row of ``table.hands_dealt``'s hand, if any
-        try:
-            self.notices += notifications.notices_in(
-                self.session,
-                self.game,
-                self.table,
-                events,
-                now=self.now,
-                actor_id=self.actor_id,
-                hand_id=hand_id,
-                just_stored=True,
-            )
-        except SQLAlchemyError:
-            raise
-        except Exception:
-            log.exception("could not record the notices of game %s", self.game.id)
+        return tuple(self.stored[first:])
 
     def _seating_now(self) -> tuple[frozenset[tuple[int, int]], bool]:
         table = self.table

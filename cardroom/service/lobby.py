@@ -23,7 +23,7 @@ from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
 from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
-from cardroom.service.game import commands, pipeline
+from cardroom.service.game import commands, pipeline, reactions
 from cardroom.service.game.commands import sit_down
 from cardroom.service.game_errors import (
     GameNotFound,
@@ -233,7 +233,7 @@ def create_game(
         tx.note("GameCreated", {"host": host.id, "config": config.to_dict()})
         if sit:
             sit_down(tx, host.id, seat, ctx.random)
-        tx.save()
+        reactions.after_save(tx, tx.save())
         return tx.result()
 
 

@@ -2,9 +2,10 @@
 
 **Deciding.** Every command on a game (a player's, the clock's, an admin's) records
 the notices it calls for in its own transaction, right after it stores its events
-(``GameTx.save`` calls ``notices_in``), from the game row, table and events the
-command already holds, and returns them on its ``PlayResult`` (``notices``): one
-transaction and one commit per command, the table decoded once. The notices are:
+(``cardroom.service.game.reactions`` calls ``notices_in`` after ``GameTx.save``),
+from the game row, table and events the command already holds, and returns them on
+its ``PlayResult`` (``notices``): one transaction and one commit per command, the
+table decoded once. The notices are:
 
 - *your turn*, when action rests on a player: keyed by game, hand and the seq of the
   event that started the turn (the last blind, hole card, board card or action), so
@@ -482,7 +483,7 @@ def _store(
         if not drafts:
             return []
     # Through the session, not its connection, though these are Core statements: its
-    # autoflush (a no-op after ``GameTx.save``'s flush) keeps every row a notice names
+    # autoflush (a no-op after the reactions' flush) keeps every row a notice names
     # written first, whoever calls. The connection would spare 5 to 20 us a statement.
     record = _RECORD[session.get_bind().dialect.name]
     path = game_path(game_id)

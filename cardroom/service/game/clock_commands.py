@@ -21,7 +21,7 @@ from sqlalchemy import update
 from cardroom.bots import decide, view_for
 from cardroom.deck import RandomSource
 from cardroom.service.bot_seats import bot_level
-from cardroom.service.game.commands import Command, apply_action, cancel_table
+from cardroom.service.game.commands import Command, apply_action, cancel_table, deal_if_due
 from cardroom.service.game.who import CLOCK
 from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.game_tx import GameTx
@@ -118,7 +118,7 @@ def _time_out(tx: GameTx, deadline: Deadline, source: RandomSource) -> str:
     # arithmetic of table time lands a hair before it).
     moment = tx.t if deadline_t is None else max(tx.t, deadline_t)
     tx.run(lambda: table.time_out(moment))
-    tx.deal_if_due(source)
+    deal_if_due(tx, source)
     return "The clock acted for the player to act."
 
 

@@ -20,7 +20,7 @@ from cardroom.actions import Action, ActionKind
 from cardroom.bots import LEVELS
 from cardroom.deck import RandomSource
 from cardroom.service.admin import Actor, check_reason
-from cardroom.service.bot_seats import PRACTICE_PRESET, free_bot
+from cardroom.service.bot_seats import PRACTICE_PRESET, bots_continue, free_bot
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game.who import HostOrAdmin, Player, Who
 from cardroom.service.game_errors import (
@@ -303,6 +303,13 @@ def _pre_check_sit(tx: GameTx, user_id: int) -> None:
             )
 
 
+def deal_if_due(tx: GameTx, source: RandomSource) -> None:
+    """The follow-up of every command that may end a hand: practice bots press
+    Continue at once, then the next hand is dealt if it is due."""
+    bots_continue(tx)
+    tx.deal_if_due(source)
+
+
 def sit_down(tx: GameTx, user_id: int, seat: int | None, source: RandomSource) -> None:
     """Seat the player (paying the buy-in where it is paid at the seat); a waiting game
     that is now full starts by itself and deals its first hand."""
@@ -314,13 +321,13 @@ def sit_down(tx: GameTx, user_id: int, seat: int | None, source: RandomSource) -
     tx.run(lambda: table.sit(user_id, tx.t, balance=balance, seat=seat))
     if table.status is TableStatus.WAITING and len(table.seats) == table.config.seat_count:
         start_table(tx, source)
-    tx.deal_if_due(source)
+    deal_if_due(tx, source)
 
 
 def start_table(tx: GameTx, source: RandomSource) -> None:
     table = tx.table
     tx.run(lambda: table.start(tx.t, source))
-    tx.deal_if_due(source)
+    deal_if_due(tx, source)
 
 
 def cancel_table(tx: GameTx, reason: str) -> None:
@@ -334,4 +341,4 @@ def apply_action(tx: GameTx, user_id: int, action: Action, source: RandomSource)
     (what a practice bot's turn does)."""
     table: Table = tx.table
     tx.run(lambda: table.act(user_id, action, tx.t))
-    tx.deal_if_due(source)
+    deal_if_due(tx, source)

@@ -3,7 +3,9 @@ admin, the clock, a bot):
 
 open (lock the game's row, load its table) -> authorise -> replay the answer to a
 repeated idempotency key, or check the version the sender saw -> apply -> follow-ups
-(deal the next hand if it is due) -> save -> the admin log -> answer.
+(practice bots press Continue, deal the next hand if it is due) -> save -> reactions
+(deadlines, the notices' outbox: ``reactions.after_save``) -> the admin log ->
+answer.
 
 It is the only place that opens a ``GameTx`` for a command on a stored game, so each
 step is written once; what a command does is data (``commands.Command``).
@@ -19,7 +21,8 @@ from cardroom.deck import RandomSource
 from cardroom.service.admin import record_admin_action
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import ServiceError
-from cardroom.service.game.commands import Command
+from cardroom.service.game import reactions
+from cardroom.service.game.commands import Command, deal_if_due
 from cardroom.service.game.who import Player, authorise
 from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.game_records import PlayResult
@@ -120,9 +123,9 @@ def _run(
 
 
 def _apply(tx: GameTx, command: Command, source: RandomSource) -> str | None:
-    """Apply, the follow-ups, save: the part a refusal undoes."""
+    """Apply, the follow-ups, save, the reactions: the part a refusal undoes."""
     outcome = command.apply(tx, source)
     if command.deal_after:
-        tx.deal_if_due(source)
-    tx.save()
+        deal_if_due(tx, source)
+    reactions.after_save(tx, tx.save())
     return outcome
