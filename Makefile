@@ -25,6 +25,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check cardroom tests benchmarks scripts
 	$(BIN)/ruff format --check cardroom tests benchmarks scripts
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy cardroom

@@ -17,8 +17,8 @@ import socket
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, database_errors, load_settings, shown_url
+from cardroom.cli.errors import CommandError
 from cardroom.config import ConfigError, Settings
 from cardroom.service.context import ServiceContext
 from cardroom.service.health import DatabaseState, database_state
