@@ -43,6 +43,7 @@ admin: $(ROOM_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check cardroom tests benchmarks scripts
 	$(BIN)/ruff format --check cardroom tests benchmarks scripts
+	$(BIN)/lint-imports
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy cardroom

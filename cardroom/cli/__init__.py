@@ -1,13 +1,29 @@
-"""The ``cardroom`` command. Each subcommand lives in its own module and registers
-itself with ``register(subparsers)``; a refusal is a sentence and a non-zero exit
-code, never a traceback."""
+"""The ``cardroom`` command. Each subcommand lives in its own module, imported here by
+name, and registers itself with ``register(subparsers)``; a refusal is a sentence and
+a non-zero exit code, never a traceback."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+
+from cardroom.cli import (
+    admin_cmd,
+    audit_cmd,
+    db_cmd,
+    eval_cmd,
+    export_cmd,
+    loadtest_cmd,
+    phh_cmd,
+    serve_cmd,
+    simulate_cmd,
+    verify_cmd,
+)
+from cardroom.cli.errors import CommandError
+
+__all__ = ["COMMAND_MODULES", "CommandError", "build_parser", "main"]
 
 # Modules under cardroom.cli that provide ``register(subparsers) -> None``.
 COMMAND_MODULES = (
@@ -22,23 +38,30 @@ COMMAND_MODULES = (
     "export_cmd",
     "loadtest_cmd",
 )
-
-
-class CommandError(Exception):
-    """A refusal to show the user as one sentence, with exit code 2."""
+_MODULES: dict[str, ModuleType] = {
+    module.__name__.rpartition(".")[2]: module
+    for module in (
+        admin_cmd,
+        audit_cmd,
+        db_cmd,
+        eval_cmd,
+        export_cmd,
+        loadtest_cmd,
+        phh_cmd,
+        serve_cmd,
+        simulate_cmd,
+        verify_cmd,
+    )
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description="Cardroom poker room")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"cardroom.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"cardroom.cli.{name}":
-                continue  # a command not built yet is simply not offered
-            raise
-        module.register(subparsers)
+        module = _MODULES.get(name)
+        if module is not None:  # a name not among them is simply not offered
+            module.register(subparsers)
     return parser
 
 

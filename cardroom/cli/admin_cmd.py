@@ -18,8 +18,8 @@ import getpass
 import sys
 from typing import Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, open_room
+from cardroom.cli.errors import CommandError
 from cardroom.service import accounts, money
 from cardroom.service.admin import CONSOLE
 from cardroom.service.amounts import format_cents, parse_dollars

@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, load_settings, open_room, shown_url
+from cardroom.cli.errors import CommandError
 from cardroom.service import money
 from cardroom.service.amounts import format_cents
 from cardroom.store.audit import AuditReport

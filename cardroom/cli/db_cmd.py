@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
-from cardroom.cli import CommandError
+from cardroom.cli.errors import CommandError
 from cardroom.config import ConfigError, Settings
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import ServiceError

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from cardroom.cards import CardError, card_text, parse_distinct_cards
-from cardroom.cli import CommandError
+from cardroom.cli.errors import CommandError
 from cardroom.evaluator import describe
 
 

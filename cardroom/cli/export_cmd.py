@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, open_room
+from cardroom.cli.errors import CommandError
 from cardroom.service import histories
 from cardroom.service.histories import ExportFormat
 

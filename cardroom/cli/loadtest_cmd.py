@@ -25,8 +25,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, load_settings
+from cardroom.cli.errors import CommandError
 
 
 def register(subparsers: Any) -> None:

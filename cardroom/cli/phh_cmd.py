@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from cardroom.cli import CommandError
+from cardroom.cli.errors import CommandError
 from cardroom.history import phh
 
 

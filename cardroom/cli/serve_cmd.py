@@ -23,8 +23,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardroom.cli import CommandError
 from cardroom.cli.db_cmd import add_database_option, database_errors, load_settings, shown_url
+from cardroom.cli.errors import CommandError
 from cardroom.config import ConfigError, Settings
 from cardroom.service.amounts import format_cents
 from cardroom.service.context import ServiceContext

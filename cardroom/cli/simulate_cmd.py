@@ -17,7 +17,7 @@ import secrets
 import sys
 from typing import Any
 
-from cardroom.cli import CommandError
+from cardroom.cli.errors import CommandError
 from cardroom.rules import PRESETS, RulesError, preset
 from cardroom.simulate import SimulationReport, simulate
 

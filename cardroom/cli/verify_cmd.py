@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from cardroom.cards import card_text
-from cardroom.cli import CommandError
+from cardroom.cli.errors import CommandError
 from cardroom.history import fairness
 
 

@@ -1,9 +1,12 @@
 """What every use case needs from the shell: settings, a way to open a transaction,
-the clock and the password hasher. Built once at start-up and passed in, so tests can
-swap the clock and the database."""
+the clock, the decks' random source and the password hasher. Built once at start-up
+and passed in, so tests can swap the clock and the database."""
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
+from cardroom.deck import RandomSource, SystemRandomSource
 from cardroom.notify.push_address import Resolver, system_resolver
 from cardroom.service.passwords import make_hasher
 from cardroom.service.recent_sessions import RecentSessions
@@ -35,6 +39,8 @@ class ServiceContext:
     login_throttle: LoginThrottle = field(default_factory=NoThrottle)
     # Sessions proven a moment ago in this process (the HTTP routes' sign-in check).
     recent_sessions: RecentSessions = field(default_factory=RecentSessions, compare=False)
+    # The decks' random source: the operating system's CSPRNG; tests may seed one.
+    random: RandomSource = field(default_factory=SystemRandomSource, compare=False)
     # How push endpoints' names become addresses (tests give their own: no network).
     resolver: Resolver = system_resolver
     hasher: PasswordHasher = field(init=False)
@@ -75,3 +81,8 @@ class ServiceContext:
         if moment.tzinfo is None:
             raise ValueError("the clock must give timezone-aware times")
         return moment
+
+
+def worker_name() -> str:
+    """Who claims a deadline: host, process and thread, for the record."""
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"[:100]

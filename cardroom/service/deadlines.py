@@ -20,26 +20,17 @@ with the refusal as its outcome.
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from cardroom.deck import RandomSource
-from cardroom.service.bots import act_for_bot
-from cardroom.service.context import ServiceContext
-from cardroom.service.errors import ServiceError
+from cardroom.service.context import ServiceContext, worker_name
+from cardroom.service.game import clock_commands, pipeline
 from cardroom.service.game_records import PlayResult
-from cardroom.service.game_tx import GameTx
-from cardroom.service.lobby import cancel_table
-from cardroom.service.schedule import CANCEL_WAITING_AFTER
 from cardroom.store.db import reading
-from cardroom.store.models import REASON_MAX_LENGTH, Deadline, DeadlineKind
-from cardroom.table import TableStatus
+from cardroom.store.models import Deadline, DeadlineKind
 
 FIRE_BATCH_DEFAULT = 100
 
@@ -52,11 +43,6 @@ class Fired:
     due_at: datetime
     outcome: str  # what was done, or the sentence of the table's refusal
     result: PlayResult  # the game's version and the events the deadline added
-
-
-def worker_name() -> str:
-    """Who claims a deadline: host, process and thread, for the record."""
-    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"[:100]
 
 
 def next_due(ctx: ServiceContext) -> datetime | None:
@@ -106,92 +92,9 @@ def _fire_one(
     worker: str,
     source: RandomSource | None,
 ) -> Fired | None:
-    with ctx.transaction() as session:
-        tx = GameTx.open(session, game_id, now)
-        claimed = session.execute(
-            update(Deadline)
-            .where(
-                Deadline.id == deadline_id,
-                Deadline.fired_at.is_(None),
-                Deadline.due_at <= now,
-            )
-            .values(fired_at=now, claimed_by=worker)
-            .execution_options(synchronize_session=False)
-        )
-        if claimed.rowcount != 1:  # type: ignore[attr-defined]
-            return None
-        deadline = session.get(Deadline, deadline_id, populate_existing=True)
-        assert deadline is not None
-        try:
-            with session.begin_nested():
-                outcome = _HANDLERS[deadline.kind](tx, deadline, source)
-                tx.save()
-        except ServiceError as refused:
-            outcome = refused.sentence
-            # The savepoint undid the work: report the game as it still is.
-            tx.reread()
-            tx.stored.clear()
-            tx.notices.clear()
-        deadline.outcome = outcome[:REASON_MAX_LENGTH]
-        return Fired(
-            deadline_id,
-            game_id,
-            deadline.kind,
-            deadline.due_at,
-            deadline.outcome,
-            tx.result(),
-        )
-
-
-def _turn(tx: GameTx, deadline: Deadline, source: RandomSource | None) -> str:
-    table = tx.table
-    if not table.hand_running:
-        return "No hand is being played."
-    if deadline.payload.get("bot") is not None:  # a practice bot's turn: it acts
-        return act_for_bot(tx, source)
-    deadline_t = table.turn_deadline()
-    # The clock acts at its time even when fired a moment late (or when the float
-    # arithmetic of table time lands a hair before it).
-    moment = tx.t if deadline_t is None else max(tx.t, deadline_t)
-    tx.run(lambda: table.time_out(moment))
-    tx.deal_if_due(source)
-    return "The clock acted for the player to act."
-
-
-def _continue(tx: GameTx, deadline: Deadline, source: RandomSource | None) -> str:
-    table = tx.table
-    if table.status is not TableStatus.PLAYING or table.hand_running or table.held:
-        return "No hand is due."
-    played = table.hands_dealt
-    tx.deal(source)
-    return "The next hand was dealt." if table.hands_dealt > played else "Nobody could be dealt in."
-
-
-def _cancel_waiting(tx: GameTx, deadline: Deadline, source: RandomSource | None) -> str:
-    if tx.table.status is not TableStatus.WAITING:
-        return "The game is no longer waiting."
-    if tx.now < tx.game.last_activity_at + CANCEL_WAITING_AFTER:
-        return "The game has seen activity since."
-    cancel_table(tx, "72 hours without activity")
-    return "Cancelled after 72 hours without activity; every buy-in refunded."
-
-
-def _blind_level(tx: GameTx, deadline: Deadline, source: RandomSource | None) -> str:
-    payload = deadline.payload
-    tx.note(
-        "BlindLevelReached",
-        {
-            "level": payload["level"],
-            "small_blind": payload["small_blind"],
-            "big_blind": payload["big_blind"],
-        },
-    )
-    return f"Blind level {payload['level']} from the next hand."
-
-
-_HANDLERS: dict[DeadlineKind, Callable[[GameTx, Deadline, RandomSource | None], str]] = {
-    DeadlineKind.TURN: _turn,
-    DeadlineKind.CONTINUE: _continue,
-    DeadlineKind.CANCEL_WAITING: _cancel_waiting,
-    DeadlineKind.BLIND_LEVEL: _blind_level,
-}
+    claim = clock_commands.Claim(deadline_id, now, worker)
+    result = pipeline.attempt(ctx, game_id, clock_commands.fire(claim), source=source, now=now)
+    if result is None:
+        return None
+    assert claim.kind is not None and claim.due_at is not None
+    return Fired(deadline_id, game_id, claim.kind, claim.due_at, claim.outcome, result)

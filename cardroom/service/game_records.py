@@ -8,13 +8,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from cardroom.store.models import Game, GameEvent, GameFormat, GameStatus
+from cardroom.store.notify_models import NoticeKind
 from cardroom.table import Table
 
 if TYPE_CHECKING:
     from sqlalchemy import Row
-
-    # Only for the annotation: the notifications module imports this one.
-    from cardroom.service.notifications import Notice
 
 
 @dataclass(frozen=True)
@@ -204,3 +202,46 @@ class GameDetail:
     next_level_at: datetime | None
     finishes: tuple[tuple[int, int], ...]  # tournament (user id, place) so far
     last_seq: int
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice as the player sees it, and as the server pushes it over the
+    player's WebSocket (``to_wire``) when ``live`` says so."""
+
+    id: int
+    user_id: int
+    kind: NoticeKind
+    game_id: int
+    hand_id: int | None
+    title: str
+    body: str
+    url: str  # the game's page, as a path: the page and service worker add their origin
+    data: dict[str, Any]
+    created_at: datetime
+    read_at: datetime | None
+    in_app: bool = True  # the player wants it shown in the page
+    browser: bool = True  # and, when the page is hidden, as a system notification
+    deliver_at: datetime | None = None  # when Web Push or email is due; None: neither
+
+    @property
+    def live(self) -> bool:
+        """Whether to send it over the player's WebSocket now: the page needs it for
+        an in-app notice and for the browser's own notification alike."""
+        return self.in_app or self.browser
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON object a client gets, over the socket and from the API."""
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "game_id": self.game_id,
+            "title": self.title,
+            "body": self.body,
+            "url": self.url,
+            "data": self.data,
+            "created_at": self.created_at.isoformat(),
+            "read": self.read_at is not None,
+            "in_app": self.in_app,
+            "browser": self.browser,
+        }

@@ -17,11 +17,12 @@ that follows from it:
   order they happened.
 
 ``save`` writes the table back, bumps the version, numbers the events on from the
-row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step,
-reschedules the game's deadlines and records the notices the stored events call for
-(``cardroom.service.notifications.notices_in``: your turn, a start, an end), which
-``result`` returns. Requests carry the version they saw and an optional idempotency
-key (``check_request`` / ``finish_request``).
+row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step
+and returns the events it stored. What follows from them (the game's deadlines, the
+notices) is not the unit of work's business: the command pipeline's reactions
+(``cardroom.service.game.reactions``) record it in the same transaction, onto
+``next_due`` and ``notices``, which ``result`` returns. Requests carry the version
+they saw and an optional idempotency key (``check_request`` / ``remember``).
 
 Table times are seconds since the game was created (``schedule.seconds_of``).
 """
@@ -33,21 +34,20 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, load_only, make_transient_to_detached
 from sqlalchemy.orm.util import identity_key
 
 from cardroom.actions import IllegalAction
-from cardroom.deck import RandomSource, SystemRandomSource, shuffled_deck
+from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
 from cardroom.hand import Hand
 from cardroom.history import fairness
 from cardroom.rules import Format
-from cardroom.service.bot_seats import bot_to_act, bots_continue
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
     GameNotFound,
@@ -56,9 +56,9 @@ from cardroom.service.game_errors import (
     TooManyWaitingGames,
     translated,
 )
-from cardroom.service.game_records import AfterCommit, GameRow, PlayResult, StoredEvent
+from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.money import pay
-from cardroom.service.schedule import seconds_of, store_deadlines, wanted_deadlines
+from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
@@ -94,9 +94,6 @@ from cardroom.table.events import (
     Rebought,
     table_event_to_dict,
 )
-
-if TYPE_CHECKING:
-    from cardroom.service.notifications import Notice
 
 log = logging.getLogger(__name__)
 
@@ -220,11 +217,11 @@ class GameTx:
     records: list[_Record] = field(default_factory=list)
     changed: bool = False
     stored: list[StoredEvent] = field(default_factory=list)
-    notices: list[Notice] = field(default_factory=list)  # recorded by ``save``
+    notices: list[Notice] = field(default_factory=list)  # recorded by the reactions
     _account: LedgerAccount | None = None
     # The row of the hand last dealt or played in this transaction.
     _hand: HandRecord | None = None
-    _next_due: datetime | None = None  # the soonest deadline the last save stored
+    next_due: datetime | None = None  # the soonest deadline stored after the last save
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
     _seating: tuple[frozenset[tuple[int, int]], bool] | None = None
@@ -306,24 +303,23 @@ class GameTx:
                 current=self.game.version,
             )
 
-    def finish_request(
-        self, user_id: int | None, key: str | None, request: dict[str, Any]
-    ) -> PlayResult:
-        self.save()
-        result = self.result()
-        if key is not None and user_id is not None:
-            self.session.add(
-                IdempotencyKey(
-                    game_id=self.game.id,
-                    user_id=user_id,
-                    key=key,
-                    request=request,
-                    response=result.to_response(),
-                    created_at=self.now,
-                )
+    def remember(self, key: str | None, request: dict[str, Any], result: PlayResult) -> None:
+        """Keep the answer for ``key`` (a player's; the console sends none), so the
+        same request again gets it back with no second effect."""
+        user_id = self.actor_id
+        if key is None or user_id is None:
+            return
+        self.session.add(
+            IdempotencyKey(
+                game_id=self.game.id,
+                user_id=user_id,
+                key=key,
+                request=request,
+                response=result.to_response(),
+                created_at=self.now,
             )
-            self.session.flush()
-        return result
+        )
+        self.session.flush()
 
     def result(self) -> PlayResult:
         return PlayResult(
@@ -337,7 +333,7 @@ class GameTx:
                 self.table,
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,
-                self._next_due,
+                self.next_due,
             ),
         )
 
@@ -424,12 +420,11 @@ class GameTx:
         """Count as activity and as a change even if no record was made."""
         self.changed = True
 
-    def deal_if_due(self, source: RandomSource | None, *, force: bool = False) -> None:
+    def deal_if_due(self, source: RandomSource, *, force: bool = False) -> None:
         """Deal the next hand if the table is ready for one: the first hand right
         after the start, the next once everyone pressed Continue or the review time
         is over (``force``: at once, for "Skip waiting and deal" and the clock)."""
         table = self.table
-        bots_continue(self)  # practice bots press Continue at once
         if table.status is not TableStatus.PLAYING or table.hand_running or table.held:
             return
         if not force:
@@ -438,10 +433,10 @@ class GameTx:
                 return
         self.deal(source)
 
-    def deal(self, source: RandomSource | None) -> None:
+    def deal(self, source: RandomSource) -> None:
         table = self.table
         balances = self.balances(table.players()) if table.format is Format.PER_HAND else None
-        deck = shuffled_deck(source if source is not None else SystemRandomSource())
+        deck = shuffled_deck(source)
         self.run(lambda: table.deal(self.t, deck, balances=balances), deck=deck)
 
     # ----------------------------------------------------------------- money
@@ -577,15 +572,16 @@ class GameTx:
 
     # ------------------------------------------------------------------ save
 
-    def save(self) -> None:
-        """Write the table back with everything this transaction did; nothing if
-        nothing changed."""
+    def save(self) -> tuple[StoredEvent, ...] | None:
+        """Write the table back with everything this transaction did, and return the
+        events it stored; nothing, and None, if nothing changed (the pipeline's
+        reactions then have nothing to react to)."""
         game, table = self.game, self.table
         if not self.changed:
             if self._hand_id_found:
                 write_game(self.session, game)
                 self._hand_id_found = False
-            return
+            return None
         self._hand_id_found = False
         if self.fresh:
             self.fresh = False
@@ -636,40 +632,7 @@ class GameTx:
         if seating != self._seating:  # most commands (every action) seat nobody
             self._sync_players()
             self._seating = seating
-        wanted = wanted_deadlines(game, table, self.t, bot_to_act=bot_to_act(self))
-        store_deadlines(self.session, game, wanted, self.now)
-        self._next_due = min((w.due_at for w in wanted.values()), default=None)
-        self.session.flush()
-        if len(self.stored) > first:
-            self._record_notices(self.stored[first:])
-
-    def _record_notices(self, events: Sequence[StoredEvent]) -> None:
-        """The notices ``events`` call for, recorded in this transaction (no second
-        one after the commit, the table not decoded again). A notice is a courtesy:
-        a mistake in deciding one is logged and the command goes on. A failed
-        statement is not caught: on PostgreSQL it has aborted the transaction, so
-        the command could not commit anyway (``notices_in`` says why none should
-        fail; a savepoint to survive one would cost every command a round trip)."""
-        # Imported here: the notifications module imports the lobby and the clock,
-        # which import this one.
-        from cardroom.service import notifications
-
-        hand_id = self.game.hand_id  # the row of ``table.hands_dealt``'s hand, if any
-        try:
-            self.notices += notifications.notices_in(
-                self.session,
-                self.game,
-                self.table,
-                events,
-                now=self.now,
-                actor_id=self.actor_id,
-                hand_id=hand_id,
-                just_stored=True,
-            )
-        except SQLAlchemyError:
-            raise
-        except Exception:
-            log.exception("could not record the notices of game %s", self.game.id)
+        return tuple(self.stored[first:])
 
     def _seating_now(self) -> tuple[frozenset[tuple[int, int]], bool]:
         table = self.table

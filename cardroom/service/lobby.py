@@ -17,19 +17,18 @@ from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
 from cardroom import views
-from cardroom.deck import RandomSource, SystemRandomSource
+from cardroom.deck import RandomSource
 from cardroom.hand import STREET_NAMES
 from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
-from cardroom.service.admin import Actor, ConsoleOperator, check_reason, record_admin_action
+from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import AccountSuspended, Forbidden, InvalidInput, NotFound
+from cardroom.service.errors import InvalidInput
+from cardroom.service.game import commands, pipeline, reactions
+from cardroom.service.game.commands import sit_down
 from cardroom.service.game_errors import (
-    AlreadySeated,
     GameNotFound,
     InvalidGameOptions,
     NotAllowedNow,
-    NotHostOrAdmin,
-    TooManyWaitingGames,
     translated,
 )
 from cardroom.service.game_records import (
@@ -43,18 +42,16 @@ from cardroom.service.game_records import (
 )
 from cardroom.service.game_tx import GameTx
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
-from cardroom.service.users import SUSPENDED_SENTENCE
-from cardroom.service.waiting_games import check_waiting_slots, hosted_without_a_seat
+from cardroom.service.users import active_user
+from cardroom.service.waiting_games import check_waiting_slots
 from cardroom.store import ledger
 from cardroom.store.db import reading
 from cardroom.store.models import (
     MAX_SEAT,
-    WAITING_GAMES_PER_PLAYER,
     Game,
     GameFormat,
     GamePlayer,
     GameStatus,
-    Role,
     User,
 )
 from cardroom.table import (
@@ -111,27 +108,6 @@ class GameOptions:
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def active_user(session: Session, user_id: int) -> User:
-    user = session.get(User, user_id) if type(user_id) is int else None
-    if user is None:
-        raise NotFound("There is no such user.")
-    if user.suspended:
-        raise AccountSuspended(SUSPENDED_SENTENCE)
-    return user
-
-
-def host_or_admin(session: Session, game: Game, actor: Actor) -> User | None:
-    """The acting host or admin (None: the operator's console), or a refusal."""
-    if isinstance(actor, ConsoleOperator):
-        return None
-    user = session.get(User, actor) if type(actor) is int else None
-    if user is None or user.suspended:
-        raise Forbidden("Only the host of this game or an admin can do that.")
-    if user.id == game.host_id or user.role is Role.ADMIN:
-        return user
-    raise NotHostOrAdmin("Only the host of this game or an admin can do that.")
 
 
 def _int(name: str, value: object, least: int, most: int) -> int:
@@ -220,47 +196,6 @@ def table_config(options: GameOptions) -> TableConfig:
         raise translated(refused) from None
 
 
-def _pre_check_sit(tx: GameTx, user_id: int) -> None:
-    """Refusals with a clearer sentence than the database's own backstops."""
-    if user_id in tx.table.players():
-        raise AlreadySeated("You already have a seat at this table.")
-    if tx.table.status is TableStatus.WAITING:
-        waiting = tx.session.scalars(
-            select(GamePlayer.game_id).where(
-                GamePlayer.user_id == user_id,
-                GamePlayer.waiting_slot.is_not(None),
-                GamePlayer.game_id != tx.game.id,
-            )
-        ).all()
-        hosted = hosted_without_a_seat(tx.session, user_id, besides=tx.game.id)
-        if len(waiting) + hosted >= WAITING_GAMES_PER_PLAYER:
-            raise TooManyWaitingGames(
-                f"You already have {WAITING_GAMES_PER_PLAYER} games waiting to start: "
-                "leave one or wait for one to start."
-            )
-
-
-def sit_down(tx: GameTx, user_id: int, seat: int | None, source: RandomSource | None) -> None:
-    """Seat the player (paying the buy-in where it is paid at the seat); a waiting game
-    that is now full starts by itself and deals its first hand."""
-    if seat is not None and type(seat) is not int:
-        raise InvalidInput("A seat is a number.")
-    _pre_check_sit(tx, user_id)
-    table = tx.table
-    balance = tx.balance(user_id) if table.config.pays_money else None
-    tx.run(lambda: table.sit(user_id, tx.t, balance=balance, seat=seat))
-    if table.status is TableStatus.WAITING and len(table.seats) == table.config.seat_count:
-        start_table(tx, source)
-    tx.deal_if_due(source)
-
-
-def start_table(tx: GameTx, source: RandomSource | None) -> None:
-    table = tx.table
-    drawn = source if source is not None else SystemRandomSource()
-    tx.run(lambda: table.start(tx.t, drawn))
-    tx.deal_if_due(source)
-
-
 # -------------------------------------------------------------- use cases
 
 
@@ -300,8 +235,8 @@ def create_game(
         tx = GameTx(session, game, table, now, host.id, fresh=True)
         tx.note("GameCreated", {"host": host.id, "config": config.to_dict()})
         if sit:
-            sit_down(tx, host.id, seat, None)
-        tx.save()
+            sit_down(tx, host.id, seat, ctx.random)
+        reactions.after_save(tx, tx.save())
         return tx.result()
 
 
@@ -320,16 +255,10 @@ def join(
     of cashing out, the larger of the buy-in and what you cashed out with: see
     ``seat_cost``); a per-hand table only needs it in the balance. A waiting game that
     fills up starts by itself."""
-    now = ctx.now()
-    request = {"op": "join", "seat": seat}
-    with ctx.transaction() as session:
-        active_user(session, user_id)
-        tx = GameTx.open(session, game_id, now, user_id)
-        replay = tx.check_request(user_id, expected_version, idempotency_key, request)
-        if replay is not None:
-            return replay
-        sit_down(tx, user_id, seat, source)
-        return tx.finish_request(user_id, idempotency_key, request)
+    command = commands.join(user_id, seat)
+    return pipeline.run(
+        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
+    )
 
 
 def rejoin(
@@ -375,17 +304,10 @@ def leave(
     """Leave the table. Before the start the buy-in is refunded; at a running cash or
     per-hand table you are cashed out at once, or as soon as nothing of yours is in a
     pot. A running tournament cannot be left."""
-    now = ctx.now()
-    request = {"op": "leave"}
-    with ctx.transaction() as session:
-        tx = GameTx.open(session, game_id, now, user_id)
-        replay = tx.check_request(user_id, expected_version, idempotency_key, request)
-        if replay is not None:
-            return replay
-        table = tx.table
-        tx.run(lambda: table.leave(user_id, tx.t))
-        tx.deal_if_due(source)
-        return tx.finish_request(user_id, idempotency_key, request)
+    command = commands.leave(user_id)
+    return pipeline.run(
+        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
+    )
 
 
 cash_out = leave  # at a running cash table, leaving is cashing out
@@ -402,52 +324,16 @@ def start(
 ) -> PlayResult:
     """The host (or an admin) starts a game that two or more have joined: tournament
     seats are drawn at random, and the first hand is dealt."""
-    now = ctx.now()
-    request = {"op": "start"}
-    with ctx.transaction() as session:
-        tx = GameTx.open(session, game_id, now)
-        user = host_or_admin(session, tx.game, actor)
-        owner = tx.actor_id = None if user is None else user.id
-        replay = tx.check_request(owner, expected_version, idempotency_key, request)
-        if replay is not None:
-            return replay
-        start_table(tx, source)
-        return tx.finish_request(owner, idempotency_key, request)
+    command = commands.start(actor)
+    return pipeline.run(
+        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
+    )
 
 
 def cancel_game(ctx: ServiceContext, actor: Actor, game_id: int, reason: str) -> PlayResult:
     """The host or an admin cancels a game that has not started: every buy-in is
     refunded. Recorded in the admin log."""
-    why = check_reason(reason)
-    now = ctx.now()
-    with ctx.transaction() as session:
-        tx = GameTx.open(session, game_id, now)
-        user = host_or_admin(session, tx.game, actor)
-        tx.actor_id = None if user is None else user.id
-        before = {"game_id": tx.game.id, "status": tx.game.status.value, "version": tx.game.version}
-        cancel_table(tx, why)
-        tx.save()
-        record_admin_action(
-            session,
-            admin=user,
-            action="cancel_game",
-            target=None,
-            reason=why,
-            before=before,
-            after={
-                "game_id": tx.game.id,
-                "status": tx.game.status.value,
-                "version": tx.game.version,
-            },
-            now=now,
-        )
-        return tx.result()
-
-
-def cancel_table(tx: GameTx, reason: str) -> None:
-    table = tx.table
-    tx.run(lambda: table.cancel(tx.t))
-    tx.note("GameCancelled", {"reason": reason})
+    return pipeline.run(ctx, game_id, commands.cancel(actor, reason))
 
 
 # ------------------------------------------------------------------- reads

@@ -2,9 +2,10 @@
 
 **Deciding.** Every command on a game (a player's, the clock's, an admin's) records
 the notices it calls for in its own transaction, right after it stores its events
-(``GameTx.save`` calls ``notices_in``), from the game row, table and events the
-command already holds, and returns them on its ``PlayResult`` (``notices``): one
-transaction and one commit per command, the table decoded once. The notices are:
+(``cardroom.service.game.reactions`` calls ``notices_in`` after ``GameTx.save``),
+from the game row, table and events the command already holds, and returns them on
+its ``PlayResult`` (``notices``): one transaction and one commit per command, the
+table decoded once. The notices are:
 
 - *your turn*, when action rests on a player: keyed by game, hand and the seq of the
   event that started the turn (the last blind, hole card, board card or action), so
@@ -67,12 +68,11 @@ from cardroom.notify.webpush import (
     check_endpoint,
     check_keys,
 )
-from cardroom.service.context import ServiceContext
-from cardroom.service.deadlines import worker_name
+from cardroom.service.context import ServiceContext, worker_name
 from cardroom.service.errors import Conflict, InvalidInput, NotFound
-from cardroom.service.game_records import StoredEvent
-from cardroom.service.lobby import active_user
+from cardroom.service.game_records import Notice, StoredEvent
 from cardroom.service.schedule import at
+from cardroom.service.users import active_user
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord, User
 from cardroom.store.notify_models import (
     Channel,
@@ -113,49 +113,6 @@ class Preferences:
 
 
 DEFAULTS = Preferences()
-
-
-@dataclass(frozen=True)
-class Notice:
-    """A notice as the player sees it, and as the server pushes it over the
-    player's WebSocket (``to_wire``) when ``live`` says so."""
-
-    id: int
-    user_id: int
-    kind: NoticeKind
-    game_id: int
-    hand_id: int | None
-    title: str
-    body: str
-    url: str  # the game's page, as a path: the page and service worker add their origin
-    data: dict[str, Any]
-    created_at: datetime
-    read_at: datetime | None
-    in_app: bool = True  # the player wants it shown in the page
-    browser: bool = True  # and, when the page is hidden, as a system notification
-    deliver_at: datetime | None = None  # when Web Push or email is due; None: neither
-
-    @property
-    def live(self) -> bool:
-        """Whether to send it over the player's WebSocket now: the page needs it for
-        an in-app notice and for the browser's own notification alike."""
-        return self.in_app or self.browser
-
-    def to_wire(self) -> dict[str, Any]:
-        """The JSON object a client gets, over the socket and from the API."""
-        return {
-            "id": self.id,
-            "kind": self.kind.value,
-            "game_id": self.game_id,
-            "title": self.title,
-            "body": self.body,
-            "url": self.url,
-            "data": self.data,
-            "created_at": self.created_at.isoformat(),
-            "read": self.read_at is not None,
-            "in_app": self.in_app,
-            "browser": self.browser,
-        }
 
 
 @dataclass(frozen=True)
@@ -526,7 +483,7 @@ def _store(
         if not drafts:
             return []
     # Through the session, not its connection, though these are Core statements: its
-    # autoflush (a no-op after ``GameTx.save``'s flush) keeps every row a notice names
+    # autoflush (a no-op after the reactions' flush) keeps every row a notice names
     # written first, whoever calls. The connection would spare 5 to 20 us a statement.
     record = _RECORD[session.get_bind().dialect.name]
     path = game_path(game_id)

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from cardroom.service.errors import InvalidInput, NotFound
+from cardroom.service.errors import AccountSuspended, InvalidInput, NotFound
 from cardroom.store.models import NAME_MAX_LENGTH, Role, User
 
 NAME_MIN_LENGTH = 3
@@ -65,4 +65,13 @@ def user_named(session: Session, name: str) -> User:
     user = session.scalar(select(User).where(User.name_key == name_key(name.strip())))
     if user is None:
         raise NotFound(f"There is no user called {name.strip()!r}.")
+    return user
+
+
+def active_user(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id) if type(user_id) is int else None
+    if user is None:
+        raise NotFound("There is no such user.")
+    if user.suspended:
+        raise AccountSuspended(SUSPENDED_SENTENCE)
     return user

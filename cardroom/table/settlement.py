@@ -88,7 +88,9 @@ def finish_hand(table: Table, now: float) -> list[TableEvent]:
                     events.extend(remove(table, seat, now, "busted"))
     if table.format is Format.TOURNAMENT:
         events.extend(_eliminate(table, hand))
-    return events + table._check_short(now)
+    # Whether a cash table is now short of players is the caller's next step
+    # (``Table._check_short``): settling is the hand's end, not the table's state.
+    return events
 
 
 def _eliminate(table: Table, hand: Hand) -> list[TableEvent]:

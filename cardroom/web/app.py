@@ -9,7 +9,6 @@ it is and leaves open.
 from __future__ import annotations
 
 import gc
-import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -24,7 +23,19 @@ from cardroom.web.deps import WebSettings, require_json_body
 from cardroom.web.errors import install_error_handlers
 from cardroom.web.live import Live
 from cardroom.web.no_store import NoStoreForApi
-from cardroom.web.routes import accounts, admin, games, health, money, table_admin, ws
+from cardroom.web.routes import (
+    accounts,
+    admin,
+    bots,
+    games,
+    health,
+    histories,
+    money,
+    notifications,
+    pages,
+    table_admin,
+    ws,
+)
 from cardroom.web.schemas import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
 from cardroom.web.write_limits import Rate, WriteLimits
 
@@ -123,14 +134,8 @@ def create_app(
         app.include_router(module.router)
     app.include_router(table_admin.host)
     app.include_router(table_admin.admin)
-    for name in OPTIONAL_ROUTERS:
-        try:
-            optional = importlib.import_module(f"cardroom.web.routes.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"cardroom.web.routes.{name}":
-                continue  # a part not built yet is simply not served
-            raise
-        app.include_router(optional.router)
+    for module in _LAST_ROUTERS:
+        app.include_router(module.router)
     ws.install(app)
     return app
 
@@ -150,7 +155,8 @@ def _limit_writes(app: FastAPI, web: WebSettings) -> None:
 
 # Routers that each part of the room adds in its own module (``router`` inside).
 # The pages come last: they serve the browser UI at the paths the API does not use.
-OPTIONAL_ROUTERS = ("notifications", "histories", "bots", "pages")
+_LAST_ROUTERS = (notifications, histories, bots, pages)
+OPTIONAL_ROUTERS = tuple(module.__name__.rpartition(".")[2] for module in _LAST_ROUTERS)
 
 
 def _freeze_what_start_up_made() -> None:

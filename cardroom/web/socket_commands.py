@@ -55,8 +55,10 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
-from cardroom.service import accounts, game_views, play
+from cardroom.service import accounts
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
+from cardroom.service.game import commands
+from cardroom.web import commands as web_commands
 from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
 from cardroom.web.live import Live
 from cardroom.web.schemas import ErrorCode, ErrorDetail
@@ -123,37 +125,19 @@ async def _answer(
     return Answer(text)
 
 
-def _run(live: Live, user_id: int, game_id: int, command: WsActIn | WsContinueIn) -> str:
-    """On a worker thread: the route's body, then its answer, as the route makes it
-    (``routes.games.answer``: ``Live.committed``, then the events as this player may
-    see them), written as the ``result`` message's JSON (``schemas_games.result_text``).
-    The events come from the change the sockets here show (``Live.announce``) when
-    there is one: the actor's own socket sends the same views."""
-    ctx = live.ctx
-    if isinstance(command, WsActIn):
-        result = play.act(
-            ctx,
-            game_id,
-            user_id,
-            command.kind,
-            command.amount,
-            expected_version=command.version,
-            idempotency_key=command.idempotency_key,
-        )
+def _run(live: Live, user_id: int, game_id: int, sent: WsActIn | WsContinueIn) -> str:
+    """On a worker thread: the command run and its events as this player may see
+    them, as the HTTP route makes them (``cardroom.web.commands.run``), written as the
+    ``result`` message's JSON (``schemas_games.result_text``)."""
+    if isinstance(sent, WsActIn):
+        command = commands.act(user_id, sent.kind, sent.amount)
     else:
-        result = play.press_continue(
-            ctx,
-            game_id,
-            user_id,
-            expected_version=command.version,
-            idempotency_key=command.idempotency_key,
-        )
-    views = live.announce(result)
-    if views is None:
-        events = game_views.result_events(ctx, result, user_id)
-    else:
-        events = views.events(user_id, views.change.after_seq)
-    return result_text(command.ref, result, events)
+        command = commands.press_continue(user_id)
+    key = sent.idempotency_key
+    result, events = web_commands.run(
+        live, user_id, game_id, command, version=sent.version, key=key
+    )
+    return result_text(sent.ref, result, events)
 
 
 def _ref_of(data: dict[str, Any]) -> str | None:

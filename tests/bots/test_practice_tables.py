@@ -20,6 +20,7 @@ from cardroom.service import bots, deadlines, lobby, play
 from cardroom.service.accounts import sign_in
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import AuthenticationFailed, InvalidInput
+from cardroom.service.game import clock_commands
 from cardroom.service.game_errors import NotAllowedNow, NotHostOrAdmin, SeatUnavailable
 from cardroom.service.lobby import GameOptions
 from cardroom.service.schedule import BOT_THINK_SECONDS
@@ -127,7 +128,7 @@ def test_a_bot_decides_from_its_own_cards_and_the_public_state_only(
         seen.append(view)
         return real(view, level, rng)
 
-    monkeypatch.setattr(bots, "decide", spy)
+    monkeypatch.setattr(clock_commands, "decide", spy)
     (host,) = players(ctx, "host")
     game = practice(ctx, host, "shark", "regular", "beginner")
     for _ in run_clock(ctx, clock, game, SeededRandomSource(5), limit=60, must_end=False):

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event, func, select
 
-from cardroom.service import deadlines, game_tx, lobby, play
+from cardroom.service import deadlines, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
+from cardroom.service.game import reactions
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
@@ -240,7 +241,7 @@ def test_refused_commands_leave_the_row_as_it_was(
     def taken(*_: Any) -> None:
         raise Conflict("Someone else changed this at the same moment.")
 
-    monkeypatch.setattr(game_tx, "store_deadlines", taken)
+    monkeypatch.setattr(reactions, "store_deadlines", taken)
     with unchanged(), statements(ctx) as sent, pytest.raises(Conflict):
         play.act(ctx, game, player, passive(legal)[0], expected_version=version)
     assert "UPDATE games SET" in verbs(sent)
@@ -301,7 +302,7 @@ def test_a_deadline_refused_after_its_save_reports_the_row_as_stored(
     def taken(*_: Any) -> None:
         raise Conflict("Someone else changed this at the same moment.")
 
-    monkeypatch.setattr(game_tx, "store_deadlines", taken)
+    monkeypatch.setattr(reactions, "store_deadlines", taken)
     (fired,) = deadlines.fire_due(ctx)
     monkeypatch.undo()
     assert fired.outcome == "Someone else changed this at the same moment."

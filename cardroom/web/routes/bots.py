@@ -14,10 +14,11 @@ from fastapi import APIRouter, Response
 from pydantic import Field, StrictInt
 
 from cardroom.service import bots
+from cardroom.web.commands import answer
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
 from cardroom.web.live import LiveDep
-from cardroom.web.routes.games import GameId, answer
+from cardroom.web.routes.games import GameId
 from cardroom.web.schemas_games import CommandOut, Version, _In
 
 router = APIRouter(tags=["bots"])
@@ -48,4 +49,4 @@ def add_bots(
     result = bots.add_bots(
         ctx, game_id, user.id, body.level, body.count, expected_version=body.version
     )
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)

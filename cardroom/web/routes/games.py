@@ -1,8 +1,9 @@
 """Games: the lobby, a table for its viewer, its events, and every player command.
 
-Each command route makes one service call, announces the committed change to the
-table's sockets (``Live.committed``) and answers with the same committed state: the
-version and the command's events, through the per-viewer filter for the one who
+Each command route is one line: the command (``cardroom.service.game.commands``)
+run and answered by ``cardroom.web.commands.run_and_answer``, which announces the
+committed change to the table's sockets and answers with the same committed state:
+the version and the command's events, through the per-viewer filter for the one who
 asked. Refusals are the service's, with their sentences (docs/games.md).
 """
 
@@ -12,12 +13,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from cardroom.service import game_views, lobby, play
-from cardroom.service.context import ServiceContext
-from cardroom.service.game_records import PlayResult
+from cardroom.service import game_views, lobby
+from cardroom.service.game import commands
+from cardroom.web.commands import answer, run_and_answer
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
-from cardroom.web.live import Live, LiveDep
+from cardroom.web.live import LiveDep
 from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 from cardroom.web.schemas_games import (
     EVENTS_PAGE_MAX,
@@ -32,7 +33,6 @@ from cardroom.web.schemas_games import (
     JoinIn,
     LobbyOut,
     StandingsOut,
-    command_json,
     event_out,
     game_out,
     lobby_out,
@@ -46,24 +46,6 @@ COMMAND = documented(401, 403, 404, 409, 413, 415, 422)
 GameId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The game's id.")]
 # The body may be left out (no version check, no key): an empty command.
 OptionalCommand = Annotated[CommandIn, Body(default_factory=CommandIn)]
-
-
-def answer(
-    ctx: ServiceContext,
-    live: Live,
-    result: PlayResult,
-    viewer_id: int,
-    status_code: int = status.HTTP_200_OK,
-) -> Response:
-    """Announce a committed command, then answer it from the same committed rows
-    (who sat where in its hands: from the change the sockets got, when there is one).
-    The answer is ``CommandOut`` (each route says so for the API's description),
-    written straight to JSON: returned as a model, FastAPI would copy it, check it
-    against the model and write it out again on every command."""
-    change = live.committed(result)
-    seats = None if change is None else change.hand_seats
-    events = game_views.result_events(ctx, result, viewer_id, seats)
-    return Response(command_json(result, events), status_code, media_type="application/json")
 
 
 # -- the lobby -------------------------------------------------------------------------
@@ -105,7 +87,7 @@ def create_game(body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: Li
         rules={} if body.rules is None else body.rules.overrides(),
     )
     result = lobby.create_game(ctx, user.id, options, sit=body.sit, seat=body.seat)
-    return answer(ctx, live, result, user.id, status.HTTP_201_CREATED)
+    return answer(live, result, user.id, status.HTTP_201_CREATED)
 
 
 # -- a table ---------------------------------------------------------------------------
@@ -155,15 +137,7 @@ def join(
 ) -> Response:
     """Sit down (paying the buy-in where it is paid at the seat): the seat asked for
     or the first free one. A waiting game that fills up starts by itself."""
-    result = lobby.join(
-        ctx,
-        game_id,
-        user.id,
-        seat=body.seat,
-        expected_version=body.version,
-        idempotency_key=body.idempotency_key,
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.join(user.id, body.seat), body)
 
 
 @router.post("/api/games/{game_id}/leave", response_model=CommandOut, responses=COMMAND)
@@ -172,10 +146,7 @@ def leave(
 ) -> Response:
     """Leave: refunded before the start; cashed out at a running cash table (at once,
     or when nothing of yours is left in a pot)."""
-    result = lobby.leave(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.leave(user.id), body)
 
 
 @router.post("/api/games/{game_id}/cash-out", response_model=CommandOut, responses=COMMAND)
@@ -183,10 +154,7 @@ def cash_out(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """Cash out of a running cash table: the same as leaving."""
-    result = lobby.cash_out(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.leave(user.id), body)
 
 
 @router.post("/api/games/{game_id}/start", response_model=CommandOut, responses=COMMAND)
@@ -194,10 +162,7 @@ def start(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """The host (or an admin) starts the game; the first hand is dealt."""
-    result = lobby.start(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.start(user.id), body)
 
 
 @router.post("/api/games/{game_id}/continue", response_model=CommandOut, responses=COMMAND)
@@ -205,10 +170,7 @@ def press_continue(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """Done reviewing the last hand; the next is dealt once everyone has."""
-    result = play.press_continue(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.press_continue(user.id), body)
 
 
 @router.post("/api/games/{game_id}/skip-waiting", response_model=CommandOut, responses=COMMAND)
@@ -216,10 +178,7 @@ def skip_waiting(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """The host (or an admin) deals the next hand without waiting for Continue."""
-    result = play.skip_waiting_and_deal(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.skip_waiting_and_deal(user.id), body)
 
 
 @router.post("/api/games/{game_id}/rebuy", response_model=CommandOut, responses=COMMAND)
@@ -227,10 +186,7 @@ def rebuy(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """Buy in again at a cash table, at zero chips, for exactly the buy-in."""
-    result = play.rebuy(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.rebuy(user.id), body)
 
 
 @router.post("/api/games/{game_id}/sit-out", response_model=CommandOut, responses=COMMAND)
@@ -238,10 +194,7 @@ def sit_out(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """Sit out from the next hand on, keeping the seat."""
-    result = play.sit_out(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.sit_out(user.id), body)
 
 
 @router.post("/api/games/{game_id}/sit-in", response_model=CommandOut, responses=COMMAND)
@@ -249,10 +202,7 @@ def sit_in(
     ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
 ) -> Response:
     """Come back after sitting out."""
-    result = play.sit_in(
-        ctx, game_id, user.id, expected_version=body.version, idempotency_key=body.idempotency_key
-    )
-    return answer(ctx, live, result, user.id)
+    return run_and_answer(live, user.id, game_id, commands.sit_in(user.id), body)
 
 
 @router.post("/api/games/{game_id}/actions", response_model=CommandOut, responses=COMMAND)
@@ -262,13 +212,6 @@ def act(
     """Fold, check, call, bet, raise or go all in, on your turn and within the range
     the table shows (``hand.legal``); ``amount`` is the total bet in the round. Out of
     turn, out of range or against an older ``version``: 409, and nothing changes."""
-    result = play.act(
-        ctx,
-        game_id,
-        user.id,
-        body.kind,
-        body.amount,
-        expected_version=body.version,
-        idempotency_key=body.idempotency_key,
+    return run_and_answer(
+        live, user.id, game_id, commands.act(user.id, body.kind, body.amount), body
     )
-    return answer(ctx, live, result, user.id)

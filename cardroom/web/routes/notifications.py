@@ -28,7 +28,8 @@ from cardroom.notify.settings import NotifySettings, environ_settings
 from cardroom.notify.vapid import load_or_create
 from cardroom.notify.webpush import ENDPOINT_MAX_LENGTH
 from cardroom.service import notifications
-from cardroom.service.notifications import Notice, NoticePage, Preferences
+from cardroom.service.game_records import Notice
+from cardroom.service.notifications import NoticePage, Preferences
 from cardroom.store.notify_models import NoticeKind
 from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented

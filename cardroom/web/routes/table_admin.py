@@ -17,10 +17,11 @@ from cardroom.service import game_views, lobby, table_admin
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.users import UserInfo
+from cardroom.web.commands import answer
 from cardroom.web.deps import AdminUser, ContextDep, CurrentUser
 from cardroom.web.errors import documented
 from cardroom.web.live import Live, LiveDep
-from cardroom.web.routes.games import GameId, answer
+from cardroom.web.routes.games import GameId
 from cardroom.web.schemas import ReasonIn
 from cardroom.web.schemas_games import CommandOut, ReasonCommandIn, SeatReasonIn
 
@@ -37,7 +38,7 @@ def _fold(
     result = table_admin.fold_inactive(
         ctx, user.id, game_id, player, body.reason, expected_version=body.version
     )
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)
 
 
 def _remove(
@@ -47,28 +48,28 @@ def _remove(
     result = table_admin.remove_idle(
         ctx, user.id, game_id, player, body.reason, expected_version=body.version
     )
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)
 
 
 def _pause(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
 ) -> Response:
     result = table_admin.pause(ctx, user.id, game_id, body.reason, expected_version=body.version)
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)
 
 
 def _resume(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
 ) -> Response:
     result = table_admin.resume(ctx, user.id, game_id, body.reason, expected_version=body.version)
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)
 
 
 def _cancel(
     ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonIn
 ) -> Response:
     result: PlayResult = lobby.cancel_game(ctx, user.id, game_id, body.reason)
-    return answer(ctx, live, result, user.id)
+    return answer(live, result, user.id)
 
 
 # -- the host (or an admin) --------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""The one road every game command takes, whoever sends it (a player, the host, an
+admin, the clock, a bot):
+
+open (lock the game's row, load its table) -> authorise -> replay the answer to a
+repeated idempotency key, or check the version the sender saw -> apply -> follow-ups
+(practice bots press Continue, deal the next hand if it is due) -> save -> reactions
+(deadlines, the notices' outbox: ``reactions.after_save``) -> the admin log ->
+answer.
+
+It is the only place that opens a ``GameTx`` for a command on a stored game, so each
+step is written once; what a command does is data (``commands.Command``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from cardroom.deck import RandomSource
+from cardroom.service.admin import record_admin_action
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import ServiceError
+from cardroom.service.game import reactions
+from cardroom.service.game.commands import Command, deal_if_due
+from cardroom.service.game.who import Player, authorise
+from cardroom.service.game_errors import NotAllowedNow
+from cardroom.service.game_records import PlayResult
+from cardroom.service.game_tx import GameTx
+from cardroom.service.users import active_user
+from cardroom.store.models import GameStatus, User
+
+
+def run(
+    ctx: ServiceContext,
+    game_id: int,
+    command: Command,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    source: RandomSource | None = None,
+) -> PlayResult:
+    """Run ``command`` on game ``game_id`` in one transaction and return its answer.
+    ``version``: the table version the sender saw (a newer table refuses it,
+    ``StaleVersion``); ``key``: an idempotency key (the same key again returns the
+    first answer, with no second effect); ``source``: the deck's random source (the
+    context's by default)."""
+    assert command.guard is None, "a guarded command may do nothing: use attempt"
+    result = attempt(ctx, game_id, command, version=version, key=key, source=source)
+    assert result is not None
+    return result
+
+
+def attempt(
+    ctx: ServiceContext,
+    game_id: int,
+    command: Command,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+    source: RandomSource | None = None,
+    now: datetime | None = None,
+) -> PlayResult | None:
+    """``run`` for a command with a guard: None if the guard said no."""
+    drawn = source if source is not None else ctx.random
+    moment = ctx.now() if now is None else now
+    with ctx.transaction() as session:
+        return _run(session, game_id, command, moment, drawn, version, key)
+
+
+def _run(
+    session: Session,
+    game_id: int,
+    command: Command,
+    now: datetime,
+    source: RandomSource,
+    version: int | None,
+    key: str | None,
+) -> PlayResult | None:
+    who = command.who
+    if isinstance(who, Player) and who.active:
+        active_user(session, who.user_id)
+    tx = GameTx.open(session, game_id, now)
+    if command.guard is not None and not command.guard(tx):
+        return None
+    tx.actor_id, user = authorise(session, tx.game, tx.table, who)
+    replay = tx.check_request(tx.actor_id, version, key, command.request)
+    if replay is not None:
+        return replay
+    if command.open_games_only and tx.game.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
+        raise NotAllowedNow("This game is over.")
+    audit = command.audit
+    before = audit.state(tx) if audit is not None else None
+    if command.settle is None:
+        _apply(tx, command, source)
+    else:
+        try:
+            with session.begin_nested():
+                outcome = _apply(tx, command, source) or ""
+        except ServiceError as refused:
+            outcome = refused.sentence
+            # The savepoint undid the work: answer with the game as it still is.
+            tx.reread()
+            tx.stored.clear()
+            tx.notices.clear()
+        command.settle(tx, outcome)
+    if audit is not None:
+        assert before is not None
+        target = session.get(User, audit.player) if audit.player is not None else None
+        record_admin_action(
+            session,
+            admin=user,
+            action=audit.action,
+            target=target,
+            reason=audit.reason,
+            before=before,
+            after=audit.state(tx),
+            now=now,
+        )
+    result = tx.result()
+    tx.remember(key, command.request, result)
+    return result
+
+
+def _apply(tx: GameTx, command: Command, source: RandomSource) -> str | None:
+    """Apply, the follow-ups, save, the reactions: the part a refusal undoes."""
+    outcome = command.apply(tx, source)
+    if command.deal_after:
+        deal_if_due(tx, source)
+    reactions.after_save(tx, tx.save())
+    return outcome
