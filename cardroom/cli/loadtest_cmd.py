@@ -107,18 +107,22 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-# The load test's own libraries: an extra, since the room itself runs without them.
-LOAD_EXTRA = ("aiohttp", "websockets", "matplotlib")
-
-
 def require_load_extra() -> None:
-    """Say in one sentence what to install, rather than fail on an import half-way."""
+    """The load test's own libraries are an extra, since the room runs without them: say
+    in one sentence what to install, rather than fail on an import half-way."""
     missing = []
-    for name in LOAD_EXTRA:
-        try:
-            __import__(name)
-        except ModuleNotFoundError:
-            missing.append(name)
+    try:
+        import aiohttp  # noqa: F401
+    except ModuleNotFoundError:
+        missing.append("aiohttp")
+    try:
+        import websockets  # noqa: F401
+    except ModuleNotFoundError:
+        missing.append("websockets")
+    try:
+        import matplotlib  # noqa: F401
+    except ModuleNotFoundError:
+        missing.append("matplotlib")
     if missing:
         raise CommandError(
             f"The load test needs {', '.join(missing)}: install its extra with "
