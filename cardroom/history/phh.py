@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.actions import Action, IllegalAction
+from cardroom.actions import Action, BettingNotReopened, IllegalAction
 from cardroom.cards import CardError, card_text, parse_cards
 from cardroom.events import BoardDealt, HandMucked, HandShown, PlayerActed
 from cardroom.hand import Hand, HandSetup, SetupError, arrange_deck
@@ -27,6 +27,11 @@ from cardroom.rules import STANDARD, Rules
 
 class PHHError(ValueError):
     """A PHH document that is not valid No-Limit Hold'em, or that the engine refuses."""
+
+
+class PHHRuleDiffers(PHHError):
+    """A recorded action that follows a rule the replay's rules do not (the file is
+    not wrong: it was played, or written by a program, under another rule book)."""
 
 
 @dataclass(slots=True)
@@ -171,6 +176,12 @@ def replay(history: HandHistory, rules: Rules = STANDARD) -> Hand:
             raise PHHError(f"Action {number} ({line!r}) comes after the hand is over.")
         try:
             hand.act(_action(hand, verb, parts[2:], line), seat=seat)
+        except BettingNotReopened:
+            raise PHHRuleDiffers(
+                f"Action {number} ({line!r}) follows a rule the {rules.name} rules do not: "
+                "a player who already acted raises after all-ins short of a full raise, "
+                "which here do not reopen the betting."
+            ) from None
         except IllegalAction as exc:
             raise PHHError(f"Action {number} ({line!r}) is refused: {exc}") from None
     if not hand.is_over:
