@@ -46,11 +46,14 @@ class Action(NamedTuple):
 
 
 class LegalActions(NamedTuple):
-    """The answer to "what may the player to act do?".
+    """The engine's own answer to "what may the player to act do?", read on every
+    action by the room and the simulator; callers from outside use ``AllowedActions``.
 
-    ``min_to``/``max_to`` bound the total bet of a bet or raise (both 0 when neither
-    is allowed); a bet or raise of the player's whole stack may be below ``min_to``
-    only as an all-in, which is why ``all_in_to`` is given apart.
+    ``to_call`` is the bet to match less the player's bet, even when it is more than
+    the stack (``call_amount`` is what a call puts in). ``min_to``/``max_to`` bound
+    the total bet of a bet or raise (both 0 when neither is allowed); a bet or raise
+    of the player's whole stack may be below ``min_to`` only as an all-in, which is
+    why ``all_in_to`` is given apart.
     """
 
     seat: int
