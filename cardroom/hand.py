@@ -465,7 +465,7 @@ class Hand:
         """The ``IllegalAction`` that ``act(action, seat)`` would raise, or None when it
         would be accepted. Changes nothing."""
         try:
-            self._resolve(action, seat)
+            self.act(action, seat, _dry_run=True)
         except IllegalAction as refused:
             return refused
         return None
@@ -499,23 +499,18 @@ class Hand:
 
     # ------------------------------------------------------------------ actions
 
-    def act(self, action: Action, seat: int | None = None, *, timed_out: bool = False) -> None:
+    def act(
+        self,
+        action: Action,
+        seat: int | None = None,
+        *,
+        timed_out: bool = False,
+        _dry_run: bool = False,
+    ) -> None:
         """Apply the action of the player to act (``seat``, if given, must be theirs).
-        A refused action raises an ``IllegalAction`` and changes nothing."""
-        i, kind, to, legal = self._resolve(action, seat)
-        if kind is ActionKind.FOLD:
-            self._fold(i, timed_out)
-        elif kind is ActionKind.CHECK:
-            self._put(i, "check", 0, timed_out)
-        else:
-            self._bet_to(i, kind, to, legal, timed_out)
-
-    def _resolve(
-        self, action: Action, seat: int | None
-    ) -> tuple[int, ActionKind, int, LegalActions]:
-        """What ``act`` would do, without doing it: (the player's index, the kind of
-        action, the player's total bet after it, the legal actions). Raises the
-        refusal ``act`` would raise."""
+        A refused action raises an ``IllegalAction`` and changes nothing. (``_dry_run``
+        is ``refusal``'s: every check, nothing applied. One body for both, so they
+        cannot disagree, and no extra call on the simulator's path.)"""
         i = self.to_act
         if i < 0:
             raise HandIsOver("The hand is over: no more actions.")
@@ -532,33 +527,42 @@ class Hand:
             if not legal.can_all_in:
                 raise self._not_allowed(i, legal, kind)
             if legal.stack <= legal.to_call:
-                return i, ActionKind.CALL, legal.all_in_to, legal
-            return i, ActionKind.BET if legal.can_bet else ActionKind.RAISE, legal.all_in_to, legal
-        if kind is ActionKind.FOLD:
+                kind = ActionKind.CALL
+            else:
+                kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+            to = legal.all_in_to
+        elif kind is ActionKind.FOLD:
             if not legal.can_fold:
                 raise ActionNotAllowed("You can check for free, so folding is not allowed.")
-            return i, kind, legal.bet, legal
-        if kind is ActionKind.CHECK:
+            if not _dry_run:
+                self._fold(i, timed_out)
+            return
+        elif kind is ActionKind.CHECK:
             if not legal.can_check:
                 raise ActionNotAllowed(f"You cannot check: {legal.to_call} to call.")
-            return i, kind, legal.bet, legal
-        if kind is ActionKind.CALL:
+            if not _dry_run:
+                self._put(i, "check", 0, timed_out)
+            return
+        elif kind is ActionKind.CALL:
             if not legal.can_call:
                 raise ActionNotAllowed("There is nothing to call: check instead.")
-            return i, kind, legal.bet + legal.call_amount, legal
-        allowed = legal.can_bet if kind is ActionKind.BET else legal.can_raise
-        if not allowed:
-            raise self._not_allowed(i, legal, kind)
-        to = action.amount
-        if to is None:
-            raise AmountOutOfRange(f"Say how much to {kind} to.")
-        if type(to) is not int:  # a fraction of a chip, or text, is no amount
-            raise AmountOutOfRange(f"Say how much to {kind} to in whole chips, not {to!r}.")
-        if not legal.min_to <= to <= legal.max_to:
-            raise AmountOutOfRange(
-                f"You can {kind} to between {legal.min_to} and {legal.max_to}, not {to}."
-            )
-        return i, kind, to, legal
+            to = legal.bet + legal.call_amount
+        else:
+            allowed = legal.can_bet if kind is ActionKind.BET else legal.can_raise
+            if not allowed:
+                raise self._not_allowed(i, legal, kind)
+            amount = action.amount
+            if amount is None:
+                raise AmountOutOfRange(f"Say how much to {kind} to.")
+            if type(amount) is not int:  # a fraction of a chip, or text, is no amount
+                raise AmountOutOfRange(f"Say how much to {kind} to in whole chips, not {amount!r}.")
+            if not legal.min_to <= amount <= legal.max_to:
+                raise AmountOutOfRange(
+                    f"You can {kind} to between {legal.min_to} and {legal.max_to}, not {amount}."
+                )
+            to = amount
+        if not _dry_run:
+            self._bet_to(i, kind, to, legal, timed_out)
 
     def _not_allowed(self, i: int, legal: LegalActions, kind: ActionKind) -> IllegalAction:
         """Why a bet, raise or all-in is refused, in a sentence naming the rule."""
