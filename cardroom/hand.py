@@ -7,28 +7,36 @@ appended to ``events``; ``to_dict``/``from_dict`` give plain data for storage.
 
 Players are held in dealing order: index 0 sits first to the button's left and, when
 the button's seat is occupied, the last index is the button. (This is also the PHH
-player order.) The outside world names players by table seat.
+player order.) The outside world names players by table seat: the public queries
+(``allowed_actions``, ``refusal``, ``pots``, ``player``, ``players``) and ``act`` take
+and give table seats; the lists ``stacks``, ``bets``, ``contributed``, ``folded`` are
+the engine's own, in dealing order. ``docs/engine.md`` shows the public API.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardroom.actions import (
     Action,
     ActionKind,
     ActionNotAllowed,
+    AllowedActions,
     AmountOutOfRange,
+    BettingNotReopened,
     HandIsOver,
+    IllegalAction,
     LegalActions,
     NotYourTurn,
+    RaiseCapReached,
 )
 from cardroom.cards import card_text, check_distinct
+from cardroom.dealing import Cards, SetupError, arrange_deck, dealing_order, rigged_deck
 from cardroom.evaluator import evaluate7, hand_name
 from cardroom.events import (
     BetReturned,
@@ -45,7 +53,7 @@ from cardroom.events import (
     event_from_dict,
     event_to_dict,
 )
-from cardroom.pots import side_pots, split
+from cardroom.pots import TablePot, pots_now, side_pots, split
 from cardroom.rules import MinRaise, Rules, Showdown
 
 # 7,462 distinct ranks: name each once
@@ -64,8 +72,16 @@ STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
 _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
 
 
-class SetupError(ValueError):
-    """Players, blinds or deck that cannot make a hand."""
+__all__ = [
+    "STREET_NAMES",
+    "Hand",
+    "HandSetup",
+    "PlayerState",
+    "SetupError",
+    "Street",
+    "arrange_deck",
+    "rigged_deck",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +120,50 @@ class HandSetup:
             return cls(seats, tuple(stacks), 2, 2, 1, small_blind, big_blind, ante, big_blind_ante)
         return cls(seats, tuple(stacks), n, 1, 2, small_blind, big_blind, ante, big_blind_ante)
 
+    @classmethod
+    def from_button(
+        cls,
+        stacks: Mapping[int, int],
+        button: int,
+        small_blind: int,
+        big_blind: int,
+        *,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+    ) -> HandSetup:
+        """A hand dealt to the table seats in ``stacks`` (seat -> chips) with the
+        button on ``button``, a seat dealt in: the small blind is the next player
+        clockwise and the big blind the one after; heads-up the button posts the
+        small blind. The same positions as a table's first hand."""
+        # imported here: the table package imports this module
+        from cardroom.table.button import first_positions
+
+        seats = tuple(sorted(stacks))
+        if button not in stacks:
+            raise SetupError(
+                f"The button must be on a seat dealt in, not seat {button}; for a dead "
+                "button name the blinds' seats in HandSetup itself."
+            )
+        if len(seats) < 2 or seats[0] < 1:
+            raise SetupError("A hand needs 2 to 10 players on seats numbered from 1.")
+        positions = first_positions(button, seats, seats[-1])
+        return cls(
+            seats,
+            tuple(stacks[s] for s in seats),
+            button,
+            positions.small_blind,
+            positions.big_blind,
+            small_blind,
+            big_blind,
+            ante,
+            big_blind_ante,
+        )
+
+    def rigged_deck(self, hole: Mapping[int, Cards], board: Cards = ()) -> list[int]:
+        """A deck that deals ``hole[seat]`` to those table seats and ``board`` as the
+        flop, turn and river; see ``cardroom.dealing.rigged_deck``."""
+        return rigged_deck(self.seats, self.button_seat, hole, board)
+
     def __post_init__(self) -> None:
         # checked once when the table builds the setup, not on every deal
         n = len(self.seats)
@@ -125,6 +185,17 @@ class HandSetup:
             raise SetupError("The small blind must be posted by a player in the hand.")
         if self.small_blind_seat == self.big_blind_seat:
             raise SetupError("One player cannot post both blinds.")
+
+
+class PlayerState(NamedTuple):
+    """One player in the hand, by table seat."""
+
+    seat: int
+    stack: int  # chips behind
+    bet: int  # chips in front of the player this round
+    contributed: int  # every chip the player has put in this hand, bet included
+    folded: bool
+    all_in: bool  # in the hand with no chips behind
 
 
 class Hand:
@@ -181,11 +252,12 @@ class Hand:
         # dealing order: seats after the button's seat, clockwise, the button last
         seats, button = setup.seats, setup.button_seat
         if seats[-1] == button and all(a < b for a, b in itertools.pairwise(seats)):
-            order: Sequence[int] = range(len(seats))  # already in dealing order
+            hand.seats = list(seats)  # already in dealing order
+            hand.starting_stacks = list(setup.stacks)
         else:
-            order = sorted(range(len(seats)), key=lambda i: (seats[i] <= button, seats[i]))
-        hand.seats = [seats[i] for i in order]
-        hand.starting_stacks = [setup.stacks[i] for i in order]
+            hand.seats = dealing_order(seats, button)
+            stack_of = dict(zip(seats, setup.stacks, strict=True))
+            hand.starting_stacks = [stack_of[s] for s in hand.seats]
         n = len(seats)
         hand.stacks = list(hand.starting_stacks)
         hand.bets = [0] * n
@@ -383,10 +455,62 @@ class Hand:
         self._legal = legal
         return legal
 
+    def allowed_actions(self) -> AllowedActions:
+        """What the player to act may do and for how much, by table seat; raises
+        ``HandIsOver`` once nobody is to act. ``action in hand.allowed_actions()``
+        says whether ``act`` would accept ``action``."""
+        return AllowedActions.of(self.legal_actions())
+
+    def refusal(self, action: Action, seat: int | None = None) -> IllegalAction | None:
+        """The ``IllegalAction`` that ``act(action, seat)`` would raise, or None when it
+        would be accepted. Changes nothing."""
+        try:
+            self.act(action, seat, _dry_run=True)
+        except IllegalAction as refused:
+            return refused
+        return None
+
+    def accepts(self, action: Action, seat: int | None = None) -> bool:
+        """Would ``act(action, seat)`` be accepted? Changes nothing."""
+        return self.refusal(action, seat) is None
+
+    def pots(self) -> list[TablePot]:
+        """The main pot, then each side pot, as they stand: this round's bets count,
+        the part of the top bet that nobody has matched (it goes back if nobody does)
+        does not. Eligible are the table seats still in that have matched the pot's
+        level so far. Once the hand is over, the pots that were awarded."""
+        return [
+            TablePot(pot.amount, tuple(self.seats[i] for i in pot.eligible))
+            for pot in pots_now(self.contributed, self.bets, self.folded, self.dead)
+        ]
+
+    def player(self, seat: int) -> PlayerState:
+        """The player on table seat ``seat`` (``NotYourTurn`` if not in this hand)."""
+        i = self.index_of(seat)
+        stack = self.stacks[i]
+        folded = self.folded[i]
+        return PlayerState(
+            seat, stack, self.bets[i], self.contributed[i], folded, stack == 0 and not folded
+        )
+
+    def players(self) -> dict[int, PlayerState]:
+        """Every player in the hand, keyed by table seat in seat order."""
+        return {seat: self.player(seat) for seat in sorted(self.seats)}
+
     # ------------------------------------------------------------------ actions
 
-    def act(self, action: Action, seat: int | None = None, *, timed_out: bool = False) -> None:
-        """Apply the action of the player to act (``seat``, if given, must be theirs)."""
+    def act(
+        self,
+        action: Action,
+        seat: int | None = None,
+        *,
+        timed_out: bool = False,
+        _dry_run: bool = False,
+    ) -> None:
+        """Apply the action of the player to act (``seat``, if given, must be theirs).
+        A refused action raises an ``IllegalAction`` and changes nothing. (``_dry_run``
+        is ``refusal``'s: every check, nothing applied. One body for both, so they
+        cannot disagree, and no extra call on the simulator's path.)"""
         i = self.to_act
         if i < 0:
             raise HandIsOver("The hand is over: no more actions.")
@@ -401,21 +525,23 @@ class Hand:
                 raise ActionNotAllowed(f"{kind!r} is not a poker action.") from None
         if kind is ActionKind.ALL_IN:
             if not legal.can_all_in:
-                raise ActionNotAllowed(_refusal(legal, "go all in"))
+                raise self._not_allowed(i, legal, kind)
             if legal.stack <= legal.to_call:
-                kind, to = ActionKind.CALL, legal.all_in_to
+                kind = ActionKind.CALL
             else:
                 kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
-                to = legal.all_in_to
+            to = legal.all_in_to
         elif kind is ActionKind.FOLD:
             if not legal.can_fold:
                 raise ActionNotAllowed("You can check for free, so folding is not allowed.")
-            self._fold(i, timed_out)
+            if not _dry_run:
+                self._fold(i, timed_out)
             return
         elif kind is ActionKind.CHECK:
             if not legal.can_check:
                 raise ActionNotAllowed(f"You cannot check: {legal.to_call} to call.")
-            self._put(i, "check", 0, timed_out)
+            if not _dry_run:
+                self._put(i, "check", 0, timed_out)
             return
         elif kind is ActionKind.CALL:
             if not legal.can_call:
@@ -424,15 +550,59 @@ class Hand:
         else:
             allowed = legal.can_bet if kind is ActionKind.BET else legal.can_raise
             if not allowed:
-                raise ActionNotAllowed(_refusal(legal, str(kind)))
-            if action.amount is None:
+                raise self._not_allowed(i, legal, kind)
+            amount = action.amount
+            if amount is None:
                 raise AmountOutOfRange(f"Say how much to {kind} to.")
-            to = action.amount
-            if not legal.min_to <= to <= legal.max_to:
+            if type(amount) is not int:  # a fraction of a chip, or text, is no amount
+                raise AmountOutOfRange(f"Say how much to {kind} to in whole chips, not {amount!r}.")
+            if not legal.min_to <= amount <= legal.max_to:
                 raise AmountOutOfRange(
-                    f"You can {kind} to between {legal.min_to} and {legal.max_to}, not {to}."
+                    f"You can {kind} to between {legal.min_to} and {legal.max_to}, not {amount}."
                 )
-        self._bet_to(i, kind, to, legal, timed_out)
+            to = amount
+        if not _dry_run:
+            self._bet_to(i, kind, to, legal, timed_out)
+
+    def _not_allowed(self, i: int, legal: LegalActions, kind: ActionKind) -> IllegalAction:
+        """Why a bet, raise or all-in is refused, in a sentence naming the rule."""
+        what = "go all in" if kind is ActionKind.ALL_IN else str(kind)
+        if legal.to_call and legal.stack <= legal.to_call:
+            return ActionNotAllowed(f"You cannot {what}: you have only enough to call.")
+        if kind is ActionKind.BET and legal.can_raise:
+            return ActionNotAllowed("You cannot bet: there is a bet to you, so raise instead.")
+        if kind is ActionKind.RAISE and legal.can_bet:
+            return ActionNotAllowed("You cannot raise: there is no bet yet, so bet instead.")
+        match = legal.bet + legal.to_call
+        if self._with_chips < 2 or not self._someone_could_call_more(i, match):
+            return ActionNotAllowed(
+                f"You cannot {what}: nobody else still in could call more than {match}, "
+                "so you may only call or fold."
+            )
+        raised_since = match - self.acted_bet[i]
+        add_up = self.rules.short_all_ins_add_up
+        if (
+            self.acted[i]
+            and self.full_raise_seq <= self.acted_seq[i]
+            and not (add_up and raised_since >= self._increment())
+        ):
+            if add_up:
+                return BettingNotReopened(
+                    f"You cannot {what}: the all-ins since you acted raised by {raised_since}, "
+                    f"less than a full raise of {self._increment()}, so the betting is not "
+                    "reopened for you (call or fold)."
+                )
+            return BettingNotReopened(
+                f"You cannot {what}: an all-in short of a full raise does not reopen the "
+                "betting for a player who has already acted (call or fold)."
+            )
+        cap = self.rules.raise_cap
+        if cap is not None and self.raises >= cap:
+            return RaiseCapReached(
+                f"You cannot {what}: the {cap} raises this round allows have been made "
+                "(call or fold)."
+            )
+        return ActionNotAllowed(f"You cannot {what} now: the betting is not open to you.")
 
     def time_out(self) -> None:
         """The clock acts: check if that is free, otherwise fold."""
@@ -719,31 +889,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
-
-
-def _refusal(legal: LegalActions, what: str) -> str:
-    if legal.to_call and legal.stack <= legal.to_call:
-        return f"You cannot {what}: you have only enough to call."
-    return f"You cannot {what} now: the betting is not open to you."
-
-
-def arrange_deck(hole: Sequence[Sequence[int] | None], board: Sequence[int] = ()) -> list[int]:
-    """A deck that deals the given cards: ``hole[i]`` to the i-th player in dealing
-    order (None or fewer than two cards: any unused cards) and ``board`` as flop,
-    turn and river. Burns and unknown cards are the unused cards in deck order.
-    Used to replay recorded hands and to set up worked examples."""
-    wanted = [c for cards in hole if cards for c in cards] + list(board)
-    check_distinct(wanted)
-    spare = iter([c for c in range(52) if c not in set(wanted)])
-    n = len(hole)
-    deck: list[int] = []
-    for round_ in range(2):
-        for i in range(n):
-            cards = hole[i]
-            deck.append(cards[round_] if cards and len(cards) > round_ else next(spare))
-    for start, count in ((0, 3), (3, 1), (4, 1)):
-        deck.append(next(spare))  # the burn
-        for k in range(start, start + count):
-            deck.append(board[k] if k < len(board) else next(spare))
-    deck.extend(spare)
-    return deck

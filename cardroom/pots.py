@@ -53,6 +53,41 @@ def side_pots(contributed: Sequence[int], folded: Sequence[bool], dead_money: in
     return pots
 
 
+def uncalled_bet(bets: Sequence[int]) -> tuple[int, int]:
+    """(player, chips) of the part of this round's top bet that nobody has matched,
+    which goes back to its maker when the round ends; (-1, 0) when there is none.
+    Folded players' bets count as matched up to what they put in."""
+    top = max(bets, default=0)
+    if top == 0 or bets.count(top) > 1:
+        return -1, 0
+    i = bets.index(top)
+    second = max((b for k, b in enumerate(bets) if k != i), default=0)
+    return i, top - second
+
+
+def pots_now(
+    contributed: Sequence[int],
+    bets: Sequence[int],
+    folded: Sequence[bool],
+    dead: Sequence[int],
+) -> list[Pot]:
+    """The pots as they stand, this round's bets included but not the uncalled part
+    of the top bet: what would be awarded were the betting to stop now. A live player
+    is eligible for each pot whose level they have matched so far."""
+    live_money = [c - d for c, d in zip(contributed, dead, strict=True)]
+    i, excess = uncalled_bet(bets)
+    if excess:
+        live_money[i] -= excess
+    return side_pots(live_money, folded, sum(dead))
+
+
+class TablePot(NamedTuple):
+    """A pot as the public API gives it: ``eligible_seats`` are table seats."""
+
+    amount: int
+    eligible_seats: tuple[int, ...]
+
+
 def split(amount: int, winners: Sequence[int]) -> list[int]:
     """Equal shares; the odd chips go one at a time to the winners nearest the
     button's left (the lowest indices)."""

@@ -148,6 +148,8 @@ HOUSE = Rules(
 
 STANDARD = Rules(
     name="standard",
+    # the textbook and TDA reading: 002 speaks only of a single short all-in
+    short_all_ins_add_up=True,
     showdown=Showdown.ORDERED,
     formats=(Format.PER_HAND,),
     cash_button=ButtonRule.SIMPLE_ROTATION,

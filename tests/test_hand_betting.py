@@ -190,17 +190,26 @@ def test_short_all_in_does_not_reopen_betting() -> None:
         assert not legal.can_raise, rules
 
 
-def test_house_several_short_all_ins_that_add_up_reopen() -> None:
-    # "If several short all-ins together add up to a full raise since that player
-    # last acted, the betting is reopened and the player may raise."
+@pytest.mark.parametrize("rules", ["house", "standard"])
+def test_several_short_all_ins_that_add_up_reopen(rules: str) -> None:
+    # house: "If several short all-ins together add up to a full raise since that
+    # player last acted, the betting is reopened and the player may raise."
+    # standard: the same, the textbook and TDA reading (RULES.md, "short all-in
+    # reopens betting"); its document speaks only of a single short all-in.
     stacks = [10000, 10000, 250, 310, 10000]  # seats 3 and 4 short
     moves = ["c", "c", "c", "c", "x"]  # to the flop; seats 3 and 4 have 150 and 210 left
     moves += ["b100", "f", "a", "a", "c"]  # 150 then 210: together +110 over 100
-    hand = act(deal(stacks), *moves)
+    hand = act(deal(stacks, rules=rules), *moves)
     legal = hand.legal_actions()
     assert legal.seat == 1 and legal.can_raise and legal.min_to == 310
-    std = act(deal(stacks, rules="standard"), *moves)
-    assert not std.legal_actions().can_raise
+
+
+@pytest.mark.parametrize("rules", ["arena", "legacy"])
+def test_several_short_all_ins_do_not_reopen_under_arena_and_legacy(rules: str) -> None:
+    stacks = [10000, 10000, 250, 310, 10000]
+    moves = ["c", "c", "c", "c", "x", "b100", "f", "a", "a", "c"]
+    legal = act(deal(stacks, rules=rules), *moves).legal_actions()
+    assert legal.seat == 1 and not legal.can_raise and legal.to_call == 110
 
 
 def test_full_raise_reopens_for_players_who_acted() -> None:

@@ -19,7 +19,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay",
         help="replay hands and print their finishing stacks as JSON lines",
         description="Replay PHH files (or folders, searched for *.phh) under the standard "
-        "rules and print one JSON object per hand with its finishing stacks in PHH order.",
+        "rules and print one JSON object per hand with its finishing stacks in PHH order. "
+        "A file that cannot be replayed, or whose actions follow a rule the standard rules "
+        "do not, is named on standard error in one line, and the other files go on.",
     )
     replay.add_argument("paths", nargs="+", metavar="PATH")
     replay.set_defaults(handler=run_replay)

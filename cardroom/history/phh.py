@@ -8,7 +8,11 @@ engine's dealing order, so player ``pN`` is index ``N - 1`` of a ``Hand``.
 Actions: ``d dh pN CARDS`` deals hole cards (``????`` when unknown), ``d db CARDS``
 deals board cards, ``pN f`` folds, ``pN cc`` checks or calls, ``pN cbr X`` bets or
 raises to a total of X for the street, ``pN sm [CARDS]`` shows (or, bare, mucks).
-Recorded hands replay under the ``standard`` rules: textbook no-limit.
+Recorded hands replay under the ``standard`` rules: textbook no-limit. Files that
+PokerKit writes replay too: the check PokerKit records from the one player left with
+chips (the big blind after the small blind calls all in) changes nothing and is passed
+over; a raise that only another rule book allows (PokerKit lets a player who already
+acted raise after a short all-in) raises ``PHHRuleDiffers``, naming the rule.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.actions import Action, IllegalAction
+from cardroom.actions import Action, BettingNotReopened, IllegalAction
 from cardroom.cards import CardError, card_text, parse_cards
 from cardroom.events import BoardDealt, HandMucked, HandShown, PlayerActed
 from cardroom.hand import Hand, HandSetup, SetupError, arrange_deck
@@ -27,6 +31,11 @@ from cardroom.rules import STANDARD, Rules
 
 class PHHError(ValueError):
     """A PHH document that is not valid No-Limit Hold'em, or that the engine refuses."""
+
+
+class PHHRuleDiffers(PHHError):
+    """A recorded action that follows a rule the replay's rules do not (the file is
+    not wrong: it was played, or written by a program, under another rule book)."""
 
 
 @dataclass(slots=True)
@@ -159,6 +168,7 @@ def replay(history: HandHistory, rules: Rules = STANDARD) -> Hand:
     except CardError as exc:
         raise PHHError(f"Bad cards in the PHH actions: {exc}") from None
     hand = Hand.start(rules, setup, deck)
+    moot_check_skipped = False
     for number, line in enumerate(history.actions, 1):
         parts = _split_action(line)
         if not parts or parts[0] == "d":
@@ -168,12 +178,21 @@ def replay(history: HandHistory, rules: Rules = STANDARD) -> Hand:
         if verb == "sm":
             continue  # the engine decides what is shown; hands are compared by rank
         if hand.is_over:
+            if verb == "cc" and not moot_check_skipped and _check_nobody_could_answer(hand, seat):
+                moot_check_skipped = True
+                continue
             raise PHHError(f"Action {number} ({line!r}) comes after the hand is over.")
         try:
             if verb == "f" and _folded_for_them(hand, seat):
                 hand.fold_out_of_turn(seat)
                 continue
             hand.act(_action(hand, verb, parts[2:], line), seat=seat)
+        except BettingNotReopened:
+            raise PHHRuleDiffers(
+                f"Action {number} ({line!r}) follows a rule the {rules.name} rules do not: "
+                "a player who already acted raises after all-ins short of a full raise, "
+                "which here do not reopen the betting."
+            ) from None
         except IllegalAction as exc:
             raise PHHError(f"Action {number} ({line!r}) is refused: {exc}") from None
     if not hand.is_over:
@@ -187,6 +206,18 @@ def _folded_for_them(hand: Hand, seat: int) -> bool:
     and its exports write it; read it as such, like ``cardroom.history.record``.
     (Other PHH readers refuse such a fold: the format has no word for it.)"""
     return seat != hand.seat_to_act or not hand.legal_actions().can_fold
+
+
+def _check_nobody_could_answer(hand: Hand, seat: int) -> bool:
+    """Is this the check PokerKit records from the one player left with chips, who
+    has matched everyone else still in, all of them all in (the big blind after the
+    small blind calls all in)? PokerKit asks that player to act; Cardroom deals the
+    board out at once, since no bet could be answered, so the check changes nothing."""
+    # The board was dealt out because fewer than two players still in had chips, and
+    # any bet nobody matched went back: so a player still in with chips behind is that
+    # one player, and has matched everyone.
+    i = seat - 1  # PHH player pN is dealing-order index N - 1
+    return hand.ran_out and not hand.folded[i] and hand.starting_stacks[i] > hand.contributed[i]
 
 
 def _action(hand: Hand, verb: str, args: Sequence[str], line: str) -> Action:

@@ -7,7 +7,9 @@ into the next hand; ``last`` is where the button and blinds were the hand before
   clockwise, so nobody posts it twice in a row or skips it; the small blind is the
   player before the big blind and the button the player before that. When the last
   big blind has left, the player before the new big blind is the last small blind: the
-  button and the small blind stay where they were for one hand.
+  button and the small blind stay where they were for one hand. When the last small
+  blind's player has left too, nobody posts the small blind that hand (its seat is
+  empty) and the button still stays where it was.
 - **Dead button** (WSOP rule 49, ``house`` and ``legacy`` tournaments): the big blind
   moves to the next player; the small blind goes on the seat of the last big blind and
   the button on the seat of the last small blind, even when those seats are empty (a
@@ -93,6 +95,16 @@ def next_positions(
         other = next_seat(big, dealt, seat_count)
         return Positions(other, other, big)
     heads_up_before = last.button == last.small_blind
+    if (
+        rule is ButtonRule.MOVING_BIG_BLIND
+        and not heads_up_before
+        and last.small_blind not in dealt
+        and last.big_blind not in dealt
+    ):
+        # Both blinds' players have left: were the button to follow the big blind
+        # back, the player before the button would get it out of turn. So the
+        # button and the (now empty) small blind's seat stay where they were.
+        return Positions(last.button, last.small_blind, big)
     if rule is ButtonRule.MOVING_BIG_BLIND or heads_up_before:
         small = previous_seat(big, dealt, seat_count)
         return Positions(previous_seat(small, dealt, seat_count), small, big)

@@ -58,9 +58,7 @@ def build(
     seat_count: int,
     table: str = "Oak",
 ) -> tuple[Hand, HandRecord]:
-    order = sorted(setup.seats, key=lambda s: (s <= setup.button_seat, s))
-    deck = arrange_deck([parse_cards(hole[s]) for s in order], parse_cards(board))
-    hand = Hand.start(preset(rules), setup, deck)
+    hand = Hand.start(preset(rules), setup, setup.rigged_deck(hole, board))
     play(hand, moves)
     assert hand.is_over
     acted = sum(1 for e in hand.events if isinstance(e, PlayerActed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from cardroom import dealing
 from cardroom.actions import Action, LegalActions
 from cardroom.deck import RandomSource, SeededRandomSource, shuffled_deck
 from cardroom.events import BlindPosted
@@ -128,15 +129,9 @@ def rigged_deck(
     balances: dict[int, int] | None = None,
 ) -> list[int]:
     """A deck that gives the seats in ``hole`` those cards in the next hand."""
-    from cardroom.cards import parse_cards
-    from cardroom.hand import arrange_deck
-
     plan = table.plan(now, balances)
     assert plan is not None
-    button = plan.positions.button
-    order = sorted(plan.seats, key=lambda s: (s <= button, s))
-    cards = [parse_cards(hole[s]) if s in hole else None for s in order]
-    return arrange_deck(cards, parse_cards(board))
+    return dealing.rigged_deck(plan.seats, plan.positions.button, hole, board)
 
 
 def all_in_action(legal: LegalActions, source: RandomSource) -> Action:

@@ -45,9 +45,18 @@ def test_moving_big_blind_last_small_blind_left_big_blind_still_moves_one() -> N
 
 
 def test_moving_big_blind_last_big_and_small_blind_both_left() -> None:
-    # the last button posts the small blind, the player before them has the button
+    # RULES.md, "button in cash games": the button stays where it was, nobody posts
+    # the small blind that hand (its seat is empty), the big blind moves one player on
     last = Positions(2, 3, 4)
-    assert next_positions(MOVING, last, {1, 2, 5, 6}, 6) == Positions(1, 2, 5)
+    dealt = {1, 2, 5, 6}
+    pos = next_positions(MOVING, last, dealt, 6)
+    assert pos == Positions(2, 3, 5)
+    assert pos.posted_small_blind(dealt) is None
+    # the hands after: the big blind goes on one player a hand and the button follows
+    # it, so seat 1 never has the button before its turn (it used to get it at once)
+    pos = next_positions(MOVING, pos, dealt, 6)
+    assert pos == Positions(2, 5, 6)
+    assert next_positions(MOVING, pos, dealt, 6) == Positions(5, 6, 1)
 
 
 def test_moving_big_blind_never_skips_anyone_when_seats_empty() -> None:

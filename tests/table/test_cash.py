@@ -351,6 +351,25 @@ def test_house_example_the_big_blind_leaves_and_the_button_and_small_blind_stay(
     assert table.positions == Positions(2, 4, 5)
 
 
+def test_house_the_small_and_big_blind_both_leave_the_button_stays_and_no_small_blind() -> None:
+    # RULES.md, "button in cash games": when the small blind's and the big blind's
+    # players both leave, the button stays where it was, nobody posts the small blind
+    # that hand and the big blind moves one player on.
+    ledger = rich(1, 2, 3, 4, 5, 6)
+    table = seated_table(house(), {p: p for p in range(1, 7)}, ledger)
+    source = SeededRandomSource(15)
+    play_hand(table, source, 0.0, ledger, passive_action)
+    play_hand(table, source, 1.0, ledger, passive_action)
+    assert table.positions == Positions(2, 3, 4)
+    ledger.apply(table.leave(3, 2.0))
+    ledger.apply(table.leave(4, 2.0))
+    play_hand(table, source, 3.0, ledger, passive_action)
+    assert table.positions is not None and table.positions.button == 2
+    assert blind_seats(table) == (None, 5)
+    play_hand(table, source, 4.0, ledger, passive_action)
+    assert table.positions.button == 2 and blind_seats(table) == (5, 6)
+
+
 def test_a_bad_deck_is_refused_and_changes_nothing() -> None:
     table, _ = timed_out_table()
     table.sit_out(3, 0.0)
