@@ -52,6 +52,13 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "admin | a | Skip to content": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
+    "admin | button | Fold a player": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+    ),
+    "admin | button | More players": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+        "ui/test_ui_admin_controls.py::test_remove_suspend_reinstate_resume_and_open",
+    ),
     "admin | button | Grant": (
         "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
     ),
@@ -262,6 +269,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     ),
     "sign-up | input:password | Password again": (
         "ui/test_ui_navigation.py::test_sign_up_and_sign_in_pages_link_to_each_other_and_make_the_account",
+    ),
+    "sign-up | input:text | Invitation code": (
+        "ui/test_sign_up_invitation.py::test_sign_up_with_the_rooms_invitation_code",
     ),
     "sign-up | input:text | Name": (
         "ui/test_ui_navigation.py::test_sign_up_and_sign_in_pages_link_to_each_other_and_make_the_account",

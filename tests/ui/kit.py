@@ -147,3 +147,20 @@ def heads_up_game(host: Account, guest: Account, **options: Any) -> int:
     if joined["status"] == "waiting":  # a full table starts by itself
         host.call("POST", f"/api/games/{game_id}/start", {})
     return game_id
+
+
+def admin_user_row(page: Page, user_id: int) -> Any:
+    """The admin page's row of a player, pressing "More players" until it is listed
+    (the page lists 50 players at a time, oldest first)."""
+    row = page.locator(f"[data-users] tr[data-user='{user_id}']")
+    more = page.get_by_role("button", name="More players")
+    for _ in range(40):
+        if row.count():
+            return row
+        more.click()
+        page.wait_for_function(
+            "([id, n]) => document.querySelector(`[data-users] tr[data-user='${id}']`)"
+            " || document.querySelectorAll('[data-users] tr').length > n",
+            arg=[user_id, page.locator("[data-users] tr").count()],
+        )
+    raise AssertionError(f"player #{user_id} is not on the admin page")

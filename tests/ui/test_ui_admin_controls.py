@@ -11,7 +11,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
-from tests.ui.kit import Account, heads_up_game, open_player, ready, unique_name, visit
+from tests.ui.kit import (
+    Account,
+    admin_user_row,
+    heads_up_game,
+    open_player,
+    ready,
+    unique_name,
+    visit,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +59,8 @@ def test_remove_suspend_reinstate_resume_and_open(room: Room, browser: Any) -> N
     api = Account.__new__(Account)  # the page's own session, for reading back
     api.base, api.name, api.token = room.base, ADMIN, token
 
-    user = page.locator(f"[data-users] tr[data-user='{guest.id}']")
+    page.locator("[data-users] tr").first.wait_for()
+    user = admin_user_row(page, guest.id)
     expect(user).to_contain_text("$90.00")
     user.get_by_role("button", name="Remove").click()
     do_it(page, "Duplicate grant", amount="2.50")

@@ -11,7 +11,16 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
-from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, ready, unique_name, visit
+from tests.ui.kit import (
+    PASSWORD,
+    Account,
+    admin_user_row,
+    heads_up_game,
+    open_player,
+    ready,
+    unique_name,
+    visit,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -128,7 +137,8 @@ def test_admin_grants_folds_an_inactive_player_and_pauses(
     ready(page)
 
     # a grant, with its reason
-    user = page.locator(f"[data-users] tr[data-user='{host.id}']")
+    page.locator("[data-users] tr").first.wait_for()
+    user = admin_user_row(page, host.id)
     expect(user).to_contain_text("$90.00")
     user.get_by_role("button", name="Grant").click()
     dialog = page.get_by_role("dialog")
