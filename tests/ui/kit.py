@@ -164,3 +164,14 @@ def admin_user_row(page: Page, user_id: int) -> Any:
             arg=[user_id, page.locator("[data-users] tr").count()],
         )
     raise AssertionError(f"player #{user_id} is not on the admin page")
+
+
+def sign_in(player: Player, base: str, name: str, password: str) -> None:
+    """Sign in on the sign-in page; it lands in the lobby."""
+    page = player.page
+    visit(page, base + "/sign-in")
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(base + "/")
+    ready(page)

@@ -17,6 +17,7 @@ from tests.ui.kit import (
     heads_up_game,
     open_player,
     ready,
+    sign_in,
     unique_name,
     visit,
 )
@@ -48,11 +49,7 @@ def test_remove_suspend_reinstate_resume_and_open(room: Room, browser: Any) -> N
 
     admin = open_player(browser, ADMIN)
     page = admin.page
-    visit(page, room.url("/sign-in"))
-    page.get_by_label("Name").fill(ADMIN)
-    page.get_by_label("Password").fill(ADMIN_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(room.url("/"))
+    sign_in(admin, room.base, ADMIN, ADMIN_PASSWORD)
     visit(page, room.url("/admin"))
     session = page.context.cookies()
     token = next(c["value"] for c in session if c["name"] == "cardroom_session")

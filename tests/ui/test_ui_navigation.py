@@ -12,7 +12,16 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
-from tests.ui.kit import PASSWORD, Account, heads_up_game, open_player, ready, unique_name, visit
+from tests.ui.kit import (
+    PASSWORD,
+    Account,
+    heads_up_game,
+    open_player,
+    ready,
+    sign_in,
+    unique_name,
+    visit,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -67,12 +76,7 @@ def test_the_header_and_skip_links_of_every_signed_in_page(room: Room, browser: 
     game_id = heads_up_game(host, guest)
     admin = open_player(browser, ADMIN)
     page = admin.page
-    visit(page, room.url("/sign-in"))
-    page.get_by_label("Name").fill(ADMIN)
-    page.get_by_label("Password").fill(ADMIN_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(room.url("/"))
-    ready(page)
+    sign_in(admin, room.base, ADMIN, ADMIN_PASSWORD)
     header = page.locator("header.top")
     for name, path, heading in (
         ("History", "/history", "History"),

@@ -18,6 +18,7 @@ from tests.ui.kit import (
     heads_up_game,
     open_player,
     ready,
+    sign_in,
     unique_name,
     visit,
 )
@@ -126,12 +127,7 @@ def test_admin_grants_folds_an_inactive_player_and_pauses(
     game_id = heads_up_game(host, guest)
     admin = open_player(browser, ADMIN)
     page = admin.page
-    visit(page, room.url("/sign-in"))
-    page.get_by_label("Name").fill(ADMIN)
-    page.get_by_label("Password").fill(ADMIN_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(room.url("/"))
-    ready(page)
+    sign_in(admin, room.base, ADMIN, ADMIN_PASSWORD)
     page.get_by_role("link", name="Admin").click()
     page.wait_for_url(room.url("/admin"))
     ready(page)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
-from tests.ui.kit import Account, heads_up_game, open_player, ready, unique_name, visit
+from tests.ui.kit import Account, heads_up_game, open_player, ready, sign_in, unique_name, visit
 
 pytestmark = pytest.mark.slow
 
@@ -28,11 +28,7 @@ def test_an_admin_folds_the_player_to_act_pauses_and_resumes(room: Room, browser
     game_id = heads_up_game(host, guest)  # the host is to act
     admin = open_player(browser, ADMIN)
     page = admin.page
-    visit(page, room.url("/sign-in"))
-    page.get_by_label("Name").fill(ADMIN)
-    page.get_by_label("Password").fill(ADMIN_PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(room.url("/"))
+    sign_in(admin, room.base, ADMIN, ADMIN_PASSWORD)
     visit(page, room.url(f"/games/{game_id}"))
 
     page.get_by_text("Admin", exact=True).last.click()  # the table's tools, not the header's
