@@ -222,7 +222,14 @@ def drive(config: TableConfig, commands: list[tuple[str, int, Any]]) -> Checked:
     return run.checked
 
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# derandomize: the same 40 examples every run, so the sample test below (which
+# asserts the sample held out-of-turn folds at all) cannot fail on an unlucky draw
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 TOTALS: dict[str, Checked] = {}
 
 
