@@ -175,7 +175,12 @@ export function showError(box, error) {
  * showYourMove with them; by default the header's count is asked again.
  */
 export function listenForNotices({ ignoreGame = null, onGamesChanged = () => refreshYourMove() } = {}) {
+  let opened = 0;
   const socket = new LiveSocket("/ws/me", {
+    // Back after a drop: a change may have come meanwhile (the page asked on load).
+    onOpen: () => {
+      if (opened++) onGamesChanged(null);
+    },
     onMessage: (message) => {
       if (message.type === "games_changed") onGamesChanged(message.game_id);
       if (message.type !== "notification" || message.game_id === ignoreGame) return;
