@@ -107,7 +107,7 @@ function setUpYourMove() {
   if (!who || $("[data-your-move]")) return;
   // The lobby's "Your tables" lists these games first.
   who.prepend(h("a", { class: "your-move", href: "/#mine-h", "data-your-move": "", hidden: true },
-    "Your move ", h("span", { class: "count", "data-your-move-count": "" }, "")));
+    h("span", { class: "your-move-words" }, "Your move "), h("span", { "data-your-move-count": "" }, "")));
 }
 
 /**
