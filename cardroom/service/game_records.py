@@ -137,6 +137,17 @@ class GameSummary:
 
 
 @dataclass(frozen=True)
+class SeatedGame:
+    """A game the viewer sits at, as their own list shows it: whether the hand waits
+    for them, and when their turn's clock acts for them (None: no clock, or not
+    their turn)."""
+
+    summary: GameSummary
+    your_turn: bool
+    turn_due_at: datetime | None
+
+
+@dataclass(frozen=True)
 class SeatView:
     seat: int
     user_id: int

@@ -38,6 +38,7 @@ from cardroom.service.game_records import (
     HandView,
     LegalActionsView,
     PlayResult,
+    SeatedGame,
     SeatView,
 )
 from cardroom.service.game_tx import GameTx
@@ -360,8 +361,10 @@ def list_lobby(
         return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
 
 
-def my_games(ctx: ServiceContext, user_id: int) -> tuple[GameSummary, ...]:
-    """The games the player has a seat at now, most recently active first."""
+def my_games(ctx: ServiceContext, user_id: int) -> tuple[SeatedGame, ...]:
+    """The games the player has a seat at now, most recently active first, each
+    saying whether it waits for the player's action. Read from the stored state the
+    summary decodes anyway: no query per game."""
     with reading(), ctx.transaction() as session:
         rows = session.execute(
             select(Game, User.name)
@@ -370,7 +373,28 @@ def my_games(ctx: ServiceContext, user_id: int) -> tuple[GameSummary, ...]:
             .where(GamePlayer.user_id == user_id, GamePlayer.seat.is_not(None))
             .order_by(Game.last_activity_at.desc(), Game.id.desc())
         ).all()
-        return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
+        return tuple(
+            _seated_game(game, table_from_dict(game.state), name, user_id) for game, name in rows
+        )
+
+
+def _seated_game(game: Game, table: Table, host_name: str, user_id: int) -> SeatedGame:
+    hand = table.hand
+    # A paused table refuses every action, so it waits for nobody.
+    your_turn = (
+        game.status is GameStatus.RUNNING
+        and not table.held
+        and hand is not None
+        and not hand.is_over
+        and hand.seat_to_act is not None
+        and table.hand_players.get(hand.seat_to_act) == user_id
+    )
+    turn = table.turn_deadline() if your_turn else None
+    return SeatedGame(
+        summary=summary(game, table, host_name),
+        your_turn=your_turn,
+        turn_due_at=None if turn is None else at(game, turn),
+    )
 
 
 def summary(game: Game | GameRow, table: Table, host_name: str) -> GameSummary:

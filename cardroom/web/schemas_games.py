@@ -10,8 +10,8 @@ not see is ``null``. Amounts are integer cents at money tables and points at
 Routes (``cardroom.web.routes.games`` and ``cardroom.web.routes.table_admin``),
 ``{id}`` being a game's id; every command answers ``CommandOut``:
 
-- ``GET /api/games?limit=``: ``LobbyOut``; ``GET /api/me/games``: ``LobbyOut`` of the
-  games the viewer has a seat at.
+- ``GET /api/games?limit=``: ``LobbyOut``; ``GET /api/me/games``: ``MyGamesOut``, the
+  games the viewer has a seat at, each saying whether it waits for their action.
 - ``POST /api/games`` ``CreateGameIn``: 201.
 - ``GET /api/games/{id}``: ``GameOut`` for the viewer.
 - ``GET /api/games/{id}/events?after=&limit=``: ``EventsOut`` for the viewer.
@@ -56,6 +56,7 @@ from cardroom.service.game_records import (
     HandView,
     LegalActionsView,
     PlayResult,
+    SeatedGame,
     SeatView,
 )
 from cardroom.service.game_views import Standings, ViewedEvent
@@ -307,6 +308,19 @@ class GameSummaryOut(_Out):
 
 class LobbyOut(_Out):
     games: list[GameSummaryOut]
+
+
+class SeatedGameOut(GameSummaryOut):
+    """A game of the viewer's own list: a summary, and whether it waits for them."""
+
+    your_turn: bool = Field(description="The running hand waits for the viewer's action.")
+    turn_due_at: datetime | None = Field(
+        description="When the viewer's turn clock acts for them; null: no clock, or not their turn."
+    )
+
+
+class MyGamesOut(_Out):
+    games: list[SeatedGameOut]
 
 
 class SeatOut(_Out):
@@ -566,6 +580,19 @@ def summary_out(game: GameSummary) -> GameSummaryOut:
 
 def lobby_out(games: Sequence[GameSummary]) -> LobbyOut:
     return LobbyOut(games=[summary_out(g) for g in games])
+
+
+def my_games_out(games: Sequence[SeatedGame]) -> MyGamesOut:
+    return MyGamesOut(
+        games=[
+            SeatedGameOut(
+                **summary_out(g.summary).model_dump(),
+                your_turn=g.your_turn,
+                turn_due_at=g.turn_due_at,
+            )
+            for g in games
+        ]
+    )
 
 
 def _seat_out(seat: SeatView) -> SeatOut:

@@ -354,7 +354,7 @@ def test_the_lobby_lists_waiting_then_running_games(
         (waiting, GameStatus.WAITING),
         (running, GameStatus.RUNNING),
     ]
-    assert [g.id for g in lobby.my_games(ctx, bob)] == [running]
+    assert [g.summary.id for g in lobby.my_games(ctx, bob)] == [running]
     with pytest.raises(InvalidInput):
         lobby.list_lobby(ctx, limit=0)
     with pytest.raises(GameNotFound):

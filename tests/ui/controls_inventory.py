@@ -101,6 +101,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "header | a | Lobby": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
+    "header | a | Games waiting for your move: {n}": (
+        "ui/test_ui_your_move.py::test_the_badge_title_and_lobby_follow_the_players_turns_live",
+    ),
     "header | button | ☰ Menu": (
         "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
     ),

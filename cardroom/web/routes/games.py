@@ -32,10 +32,12 @@ from cardroom.web.schemas_games import (
     GameOut,
     JoinIn,
     LobbyOut,
+    MyGamesOut,
     StandingsOut,
     event_out,
     game_out,
     lobby_out,
+    my_games_out,
 )
 
 router = APIRouter(tags=["games"])
@@ -62,9 +64,10 @@ def list_games(
 
 
 @router.get("/api/me/games", responses=READ)
-def my_games(ctx: ContextDep, user: CurrentUser) -> LobbyOut:
-    """The games the viewer has a seat at now, most recently active first."""
-    return lobby_out(lobby.my_games(ctx, user.id))
+def my_games(ctx: ContextDep, user: CurrentUser) -> MyGamesOut:
+    """The games the viewer has a seat at now, most recently active first, each
+    saying whether it waits for the viewer's action and when their clock acts."""
+    return my_games_out(lobby.my_games(ctx, user.id))
 
 
 @router.post(

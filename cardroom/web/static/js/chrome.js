@@ -47,7 +47,8 @@ export async function startPage({ signedIn = true } = {}) {
       }
     });
   }
-  await refreshBalance();
+  setUpYourMove();
+  await Promise.all([refreshBalance(), refreshYourMove()]);
   clearInterval(balanceTimer);
   balanceTimer = setInterval(() => {
     if (!document.hidden) refreshBalance();
@@ -93,6 +94,68 @@ export async function refreshBalance() {
   }
 }
 
+// -- your move: how many of your games wait for your action ---------------------------
+
+// The page's own title, before any count is put in front of it.
+let pageTitle = document.title;
+let yourMoveCount = 0;
+let yourMoveAsked = null; // the fetch under way, if any
+let yourMoveAgain = false; // a change came during it: ask once more after
+
+function setUpYourMove() {
+  const who = $(".top .who");
+  if (!who || $("[data-your-move]")) return;
+  // The lobby's "Your tables" lists these games first.
+  who.prepend(h("a", { class: "your-move", href: "/#mine-h", "data-your-move": "", hidden: true },
+    h("span", { class: "your-move-words" }, "Your move "), h("span", { "data-your-move-count": "" }, "")));
+}
+
+/**
+ * Show how many of the player's games wait for their action: the header's badge
+ * (hidden at 0) and the document title, so that a tab in the background says it.
+ */
+export function showYourMove(games) {
+  const count = games.filter((g) => g.your_turn).length;
+  const badge = $("[data-your-move]");
+  if (badge) {
+    badge.hidden = count === 0;
+    badge.dataset.count = String(count);
+    badge.setAttribute("aria-label", `Games waiting for your move: ${count}`);
+    $("[data-your-move-count]", badge).textContent = String(count);
+  }
+  yourMoveCount = count;
+  setTitle(pageTitle);
+}
+
+/** Title the page; the count of games waiting for the player's move stays in front. */
+export function setTitle(text) {
+  pageTitle = text;
+  document.title = yourMoveCount ? `(${yourMoveCount}) ${text}` : text;
+}
+
+/** Ask the server again; changes arriving while asking are folded into one more ask. */
+export async function refreshYourMove() {
+  if (yourMoveAsked) {
+    yourMoveAgain = true;
+    return yourMoveAsked;
+  }
+  yourMoveAsked = (async () => {
+    do {
+      yourMoveAgain = false;
+      try {
+        showYourMove((await get("/api/me/games")).games);
+      } catch {
+        // the next change, or the next page, asks again
+      }
+    } while (yourMoveAgain);
+  })();
+  try {
+    await yourMoveAsked;
+  } finally {
+    yourMoveAsked = null;
+  }
+}
+
 /** Say that the page is set up: its controls answer from now on (tests wait for it). */
 export function markReady() {
   document.body.dataset.ready = "true";
@@ -107,10 +170,17 @@ export function showError(box, error) {
 /**
  * The player's own stream (/ws/me): notices shown in the page (and by the browser
  * when the page is not in front), and a hint when their games changed. The table
- * page passes its game so that its own turn is not told twice.
+ * page passes its game so that its own turn is not told twice. A page that reloads
+ * its games itself on a change (the lobby) passes onGamesChanged and calls
+ * showYourMove with them; by default the header's count is asked again.
  */
-export function listenForNotices({ ignoreGame = null, onGamesChanged = () => {} } = {}) {
+export function listenForNotices({ ignoreGame = null, onGamesChanged = () => refreshYourMove() } = {}) {
+  let opened = 0;
   const socket = new LiveSocket("/ws/me", {
+    // Back after a drop: a change may have come meanwhile (the page asked on load).
+    onOpen: () => {
+      if (opened++) onGamesChanged(null);
+    },
     onMessage: (message) => {
       if (message.type === "games_changed") onGamesChanged(message.game_id);
       if (message.type !== "notification" || message.game_id === ignoreGame) return;

@@ -7,7 +7,7 @@
 
 import { get } from "../api.js";
 import { cardsName, cardsNode } from "../cards.js";
-import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, setTitle, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { chips, dateTime, plural } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
@@ -204,7 +204,7 @@ async function showGame() {
     format: game.summary.format,
   };
   $("[data-title]").textContent = `Hand history · table #${gameId}`;
-  document.title = `Hands of table #${gameId} · Cardroom`;
+  setTitle(`Hands of table #${gameId} · Cardroom`);
   const hands = splitHands(events).filter((hand) => hand.events.some((e) => e.type === "HandEnded"));
   const rows = hands.reverse().map((hand) => {
     names.setHand(hand.events[0].data);

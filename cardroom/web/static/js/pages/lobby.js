@@ -1,10 +1,11 @@
 // The lobby: open tables and your own, joining, leaving, starting and creating.
 
 import { get, post } from "../api.js";
-import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, refreshBalance, showError, showYourMove, startPage } from "../chrome.js";
+import { everySecond, secondsUntil } from "../clock.js";
 import { allowedSchedules, createRequest, practiceRequest } from "../create-game.js";
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
-import { chips, duration } from "../format.js";
+import { chips, countdown, duration } from "../format.js";
 import { joinShortfall } from "../joining.js";
 import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
 
@@ -85,17 +86,35 @@ function gameRow(game, mine, balanceCents) {
       }, "Leave"),
     );
   }
-  return h("tr", { dataset: { game: String(game.id) } },
+  return h("tr", { dataset: game.your_turn ? { game: String(game.id), yourTurn: "" } : { game: String(game.id) } },
     h("td", { "data-label": "" },
       h("strong", {}, `#${game.id}`), " ", h("span", { class: "muted" }, `by ${game.host_name}`)),
     h("td", { "data-label": "" }, `${presetTitle(game.preset)} · ${FORMAT_NAMES[game.format] || game.format}`),
     h("td", { class: "num", "data-label": game.format === "tournament" ? "Entry" : "Buy-in" }, chips(game.buy_in, game.pays_money)),
     h("td", { "data-label": "Blinds" }, blindsText(game)),
     h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
-    h("td", { "data-label": "Clock" }, duration(game.turn_clock_seconds)),
+    h("td", { "data-label": "Clock" }, game.your_turn ? yourMove(game) : duration(game.turn_clock_seconds)),
     h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
     h("td", { class: "wide" }, h("div", { class: "actions" }, buttons)),
   );
+}
+
+/** The clock cell of a game waiting for the player: "Your move" and the time left. */
+function yourMove(game) {
+  return [
+    h("strong", { class: "your-turn" }, "Your move"), " ",
+    game.turn_due_at
+      ? h("span", { "data-time-left": game.turn_due_at }, timeLeft(game.turn_due_at))
+      : h("span", { class: "muted" }, "no clock"),
+  ];
+}
+
+function timeLeft(due) {
+  return `${countdown(secondsUntil(due))} left`;
+}
+
+function tickTimeLeft() {
+  for (const cell of $$("[data-time-left]")) cell.textContent = timeLeft(cell.dataset.timeLeft);
 }
 
 let loading = null;
@@ -106,7 +125,14 @@ export async function load() {
     try {
       const [lobby, mine, cents] = await Promise.all([get("/api/games"), get("/api/me/games"), refreshBalance()]);
       const myIds = new Set(mine.games.map((g) => g.id));
-      fill($("[data-mine]"), mine.games.map((g) => gameRow(g, true, cents)));
+      showYourMove(mine.games);
+      // The games waiting for the player's action first, the soonest clock first;
+      // the rest keep the server's order (most recently active first).
+      const order = (g) => (g.your_turn ? (g.turn_due_at ? Date.parse(g.turn_due_at) : Infinity) : NaN);
+      const waiting = mine.games.filter((g) => g.your_turn).sort((a, b) => order(a) - order(b));
+      const rest = mine.games.filter((g) => !g.your_turn);
+      fill($("[data-mine]"), [...waiting, ...rest].map((g) => gameRow(g, true, cents)));
+      tickTimeLeft();
       $("[data-mine-section]").hidden = mine.games.length === 0;
       const others = lobby.games.filter((g) => !myIds.has(g.id));
       fill($("[data-games]"), others.map((g) => gameRow(g, false, cents)));
@@ -221,6 +247,7 @@ async function main() {
   await load();
   // Live: the room says when your games changed; a slow poll covers the rest.
   listenForNotices({ onGamesChanged: () => load() });
+  everySecond(tickTimeLeft);
   setInterval(() => {
     if (!document.hidden) load();
   }, 20000);

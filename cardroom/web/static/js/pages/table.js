@@ -4,7 +4,7 @@
 import { ApiError, get, post } from "../api.js";
 import { cardsName } from "../cards.js";
 import { everySecond, secondsUntil } from "../clock.js";
-import { listenForNotices, markReady, refreshBalance, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, refreshBalance, setTitle, showError, startPage } from "../chrome.js";
 import { $, $$, announce, fill, h } from "../dom.js";
 import { chips, countdown } from "../format.js";
 import { notifyTurn, turnNotificationState } from "../notify.js";
@@ -191,7 +191,7 @@ function show(game) {
   state.game = game;
   state.names.setUsers(game.seats);
   const s = game.summary;
-  document.title = `#${s.id} ${presetTitle(s.preset)} ${blindsText(s)} · Cardroom`;
+  setTitle(`#${s.id} ${presetTitle(s.preset)} ${blindsText(s)} · Cardroom`);
   $("[data-title]").textContent = `#${s.id} · ${presetTitle(s.preset)} ${FORMAT_NAMES[s.format] || s.format} · ${blindsText(s)}`;
   $("[data-history-link]").href = `/games/${gameId}/history`;
   render();
