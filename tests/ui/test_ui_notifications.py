@@ -35,9 +35,7 @@ def play_until(host: Account, guest: Account, game_id: int, wanted: int) -> None
             game = account.call("GET", f"/api/games/{game_id}")
             hand = game.get("hand")
             if hand is not None and not hand.get("running"):
-                account.call(
-                    "POST", f"/api/games/{game_id}/continue", {"version": game["version"]}
-                )
+                account.call("POST", f"/api/games/{game_id}/continue", {"version": game["version"]})
             elif hand and hand.get("legal"):
                 kind = "check" if "check" in hand["legal"]["actions"] else "call"
                 body = {"kind": kind, "version": game["version"]}
