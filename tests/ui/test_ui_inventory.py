@@ -300,10 +300,16 @@ def walk_notifications(walk: Walk) -> None:
     walk.look(page, "notifications", "notices, all listed")
     stranger = walk.browser_of(walk.account("nnone")).page
     walk.look(stranger, "notifications", "no notices", "/notifications")
+    # the next hand dealt and left running: the admin walk's open tables need a hand
+    # in play to show "Fold a player", and this table is the newest
+    everyone_continues([host, guest], game_id)
 
 
 def walk_admin(walk: Walk) -> None:
     admin = walk.room_admin()
+    # More players shows only past the page's 50; run alone, the walk has made fewer
+    while admin.call("GET", "/api/admin/users?limit=50")["next_after_id"] is None:
+        walk.account("filler")
     page = walk.browser_of(admin).page
     walk.look(page, "lobby", "admin lobby", "/")
     walk.look(page, "admin", "admin", "/admin")
