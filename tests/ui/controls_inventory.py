@@ -98,6 +98,10 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "header | a | History": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
+    "header | a | Notifications": (
+        "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
+        "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
+    ),
     "header | a | Lobby": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
@@ -108,6 +112,25 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
     ),
     "header | button | Sign out": ("ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",),
+    # -- notifications -------------------------------------------------------------------
+    "notifications | a | Skip to content": (
+        "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
+    ),
+    "notifications | a | Your turn in game {n}": (
+        "ui/test_ui_notifications.py::test_notices_newest_first_marked_read_and_opening_their_table",
+    ),
+    "notifications | a | Game {n} has started": (
+        "ui/test_ui_notifications.py::test_notices_newest_first_marked_read_and_opening_their_table",
+    ),
+    "notifications | button | Mark as read": (
+        "ui/test_ui_notifications.py::test_notices_newest_first_marked_read_and_opening_their_table",
+    ),
+    "notifications | button | Mark all as read": (
+        "ui/test_ui_notifications.py::test_notices_newest_first_marked_read_and_opening_their_table",
+    ),
+    "notifications | button | More": (
+        "ui/test_ui_notifications.py::test_more_pages_back_and_a_player_without_notices_is_told_so",
+    ),
     # -- history -------------------------------------------------------------------------
     "history | a | #{n} · Arena": (
         "ui/test_history_list.py::test_a_points_game_you_left_is_listed_with_its_hands",

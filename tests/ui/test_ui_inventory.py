@@ -276,8 +276,40 @@ def walk_per_hand_and_bots(walk: Walk) -> None:
     walk.look(page, "table", "waiting for bots", f"/games/{bots_game['game_id']}")
 
 
+def walk_notifications(walk: Walk) -> None:
+    """The notification centre with more notices than one page lists: each street
+    the action reaches the host is a "your turn" notice."""
+    host = walk.account("nhost")
+    guest = walk.account("nguest")
+    body = {"preset": "house", "format": "cash", "seats": 2, "buy_in": 1000}
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    guest.call("POST", f"/api/games/{game_id}/join", {})
+    if game_of(host, game_id)["summary"]["status"] == "waiting":
+        command(host, game_id, "start")
+    for _ in range(20):
+        if len(host.call("GET", "/api/me/notifications?limit=100")["notices"]) > 20:
+            break
+        everyone_continues([host, guest], game_id)
+        play_hand([host, guest], game_id, check_or_call)
+    else:
+        raise AssertionError("twenty hands and the host has fewer than 21 notices")
+    page = walk.browser_of(host).page
+    walk.look(page, "notifications", "notices", "/notifications")
+    page.get_by_role("button", name="More").click()
+    page.locator("[data-notices] > li").nth(20).wait_for()
+    walk.look(page, "notifications", "notices, all listed")
+    stranger = walk.browser_of(walk.account("nnone")).page
+    walk.look(stranger, "notifications", "no notices", "/notifications")
+    # the next hand dealt and left running: the admin walk's open tables need a hand
+    # in play to show "Fold a player", and this table is the newest
+    everyone_continues([host, guest], game_id)
+
+
 def walk_admin(walk: Walk) -> None:
     admin = walk.room_admin()
+    # More players shows only past the page's 50; run alone, the walk has made fewer
+    while admin.call("GET", "/api/admin/users?limit=50")["next_after_id"] is None:
+        walk.account("filler")
     page = walk.browser_of(admin).page
     walk.look(page, "lobby", "admin lobby", "/")
     walk.look(page, "admin", "admin", "/admin")
@@ -293,6 +325,7 @@ def test_every_rendered_control_is_named_by_a_test(room: Room, browser: Browser)
         walk_cash_table(walk)
         walk_tournament(walk)
         walk_per_hand_and_bots(walk)
+        walk_notifications(walk)
         walk_admin(walk)
     finally:
         walk.close()

@@ -80,6 +80,7 @@ def test_the_header_and_skip_links_of_every_signed_in_page(room: Room, browser: 
     header = page.locator("header.top")
     for name, path, heading in (
         ("History", "/history", "History"),
+        ("Notifications", "/notifications", "Notifications"),
         ("Account", "/account", "Account"),
         ("Admin", "/admin", "Admin"),
         ("Lobby", "/", "Lobby"),

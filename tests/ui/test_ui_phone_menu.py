@@ -13,7 +13,12 @@ from tests.ui.kit import Account, heads_up_game, ready, unique_name, visit
 
 pytestmark = pytest.mark.slow
 
-LINKS = {"Lobby": "/", "History": "/history", "Account": "/account"}
+LINKS = {
+    "Lobby": "/",
+    "History": "/history",
+    "Notifications": "/notifications",
+    "Account": "/account",
+}
 
 
 def test_the_phone_menu_reaches_every_page(room: Room, browser: Browser, artifacts: Path) -> None:
@@ -22,7 +27,7 @@ def test_the_phone_menu_reaches_every_page(room: Room, browser: Browser, artifac
     game_id = heads_up_game(host, guest)
     player = host.open(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
     page = player.page
-    for start in (f"/games/{game_id}", "/", "/history", "/account"):
+    for start in (f"/games/{game_id}", "/", "/history", "/notifications", "/account"):
         for name, path in LINKS.items():
             visit(page, room.url(start))
             nav = page.get_by_role("navigation", name="Main")

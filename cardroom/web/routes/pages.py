@@ -72,6 +72,7 @@ PAGES: dict[str, str] = {
     "/account": "account.html",
     "/admin": "admin.html",
     "/history": "history.html",
+    "/notifications": "notifications.html",
     "/games/{game_id}": "table.html",
     "/games/{game_id}/history": "history.html",
 }
