@@ -68,7 +68,7 @@ function userRow(user) {
     run: async (values) => {
       await post(`/api/admin/users/${user.id}/${path}`, values);
       notice(`${verb}: ${user.name}, done.`);
-      await loadUsers();
+      await reloadUser(user.id);
     },
   });
   return h("tr", { dataset: { user: String(user.id) } },
@@ -83,6 +83,15 @@ function userRow(user) {
         ? h("button", { type: "button", onclick: act("Reinstate", "reinstate", false) }, "Reinstate")
         : h("button", { type: "button", class: "danger", onclick: act("Suspend", "suspend", false) }, "Suspend"))),
   );
+}
+
+/** Redraw one player's row in place: reloading the list would drop the pages of
+ * players that "More players" had added, and with them the row just acted on. */
+async function reloadUser(id) {
+  const page = await get(`/api/admin/users?after_id=${id - 1}&limit=1`);
+  const row = $(`[data-users] tr[data-user="${id}"]`);
+  const fresh = page.users.find((u) => u.id === id);
+  if (row && fresh) row.replaceWith(userRow(fresh));
 }
 
 async function loadUsers(more = false) {
