@@ -87,7 +87,9 @@ class PlayResult:
     that request got. ``notices``: what the command recorded for players to be told
     (your turn, a start, an end), in its own transaction; for the server to push to
     their ``/ws/me`` sockets. A replayed answer carries none (they went out with the
-    first)."""
+    first). ``lobby_changed``: the command changed what the lobby lists of the game
+    (it was created, a seat was taken or left, it started, paused, finished or was
+    cancelled, its blinds rose), so open lobby pages should look again."""
 
     game_id: int
     version: int
@@ -95,6 +97,7 @@ class PlayResult:
     events: tuple[StoredEvent, ...]
     replayed: bool = False
     notices: tuple[Notice, ...] = ()
+    lobby_changed: bool = False
     after: AfterCommit | None = field(default=None, compare=False, repr=False)
 
     def to_response(self) -> dict[str, Any]:
@@ -134,6 +137,16 @@ class GameSummary:
     hands_dealt: int
     created_at: datetime
     last_activity_at: datetime
+
+
+@dataclass(frozen=True)
+class ListedGame:
+    """A game as the lobby lists it to one viewer: the summary, and what a seat
+    there costs the viewer now (None: they sit there already, or nobody signed in; 0
+    at ``arena`` tables, where no money is paid)."""
+
+    summary: GameSummary
+    viewer_cost: int | None
 
 
 @dataclass(frozen=True)

@@ -228,6 +228,11 @@ class GameTx:
     # The game's row lacked the running hand's id and ``_hand_row`` found it: ``save``
     # writes the row even if nothing else changed.
     _hand_id_found: bool = False
+    # What the lobby lists of the game as it was before this command (None: a game
+    # created in this transaction), and whether a save changed it: the reactions
+    # compare (``reactions.listing``), and ``result`` says so to the web layer.
+    listed: tuple[object, ...] | None = None
+    lobby_changed: bool = False
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -328,6 +333,7 @@ class GameTx:
             self.game.status,
             tuple(self.stored),
             notices=tuple(self.notices),
+            lobby_changed=self.lobby_changed,
             after=AfterCommit(
                 GameRow.of(self.game),
                 self.table,

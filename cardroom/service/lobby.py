@@ -37,6 +37,7 @@ from cardroom.service.game_records import (
     GameSummary,
     HandView,
     LegalActionsView,
+    ListedGame,
     PlayResult,
     SeatedGame,
     SeatView,
@@ -347,9 +348,24 @@ def list_lobby(
     limit: int = 100,
 ) -> tuple[GameSummary, ...]:
     """Games waiting to start, then games being played, most recently active first."""
+    return tuple(listed.summary for listed in lobby_for(ctx, None, statuses=statuses, limit=limit))
+
+
+def lobby_for(
+    ctx: ServiceContext,
+    viewer_id: int | None,
+    *,
+    statuses: Sequence[GameStatus] = (GameStatus.WAITING, GameStatus.RUNNING, GameStatus.PAUSED),
+    limit: int = 100,
+) -> tuple[ListedGame, ...]:
+    """``list_lobby`` as ``viewer_id`` sees it: each game with what a seat there
+    costs them now (``seat_cost``: a rejoin within two hours may cost more than the
+    buy-in), so a Join button says its price before it is pressed. From the state
+    the summary decodes anyway: no query more."""
     if type(limit) is not int or not 1 <= limit <= 500:
         raise InvalidInput("A lobby page lists 1 to 500 games.")
     order = case((Game.status == GameStatus.WAITING, 0), else_=1)
+    now = ctx.now()
     with reading(), ctx.transaction() as session:
         rows = session.execute(
             select(Game, User.name)
@@ -358,7 +374,14 @@ def list_lobby(
             .order_by(order, Game.last_activity_at.desc(), Game.id.desc())
             .limit(limit)
         ).all()
-        return tuple(summary(game, table_from_dict(game.state), name) for game, name in rows)
+        listed = []
+        for game, name in rows:
+            table = table_from_dict(game.state)
+            cost = None
+            if viewer_id is not None and _seat_of(table, viewer_id) is None:
+                cost = _cost(game, table, viewer_id, seconds_of(game, now))
+            listed.append(ListedGame(summary(game, table, name), cost))
+        return tuple(listed)
 
 
 def my_games(ctx: ServiceContext, user_id: int) -> tuple[SeatedGame, ...]:

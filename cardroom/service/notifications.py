@@ -73,6 +73,7 @@ from cardroom.service.errors import Conflict, InvalidInput, NotFound
 from cardroom.service.game_records import Notice, StoredEvent
 from cardroom.service.schedule import at
 from cardroom.service.users import active_user
+from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord, User
 from cardroom.store.notify_models import (
     Channel,
@@ -1109,6 +1110,16 @@ def list_notices(
             unread=int(unread or 0),
             next_before_id=page[-1].id if len(rows) > limit else None,
         )
+
+
+def unread_count(ctx: ServiceContext, user_id: int) -> int:
+    """How many of the player's notices are unread (the header's count on every
+    page): one read-only statement, by the index on the notices' user."""
+    with reading(), ctx.transaction() as session:
+        unread = session.scalar(
+            select(func.count()).where(NoticeRow.user_id == user_id, NoticeRow.read_at.is_(None))
+        )
+        return int(unread or 0)
 
 
 def mark_read(

@@ -10,7 +10,10 @@
     sockets read what they miss from the database (so the payload stays tiny and a
     lost or repeated notification does no harm);
   - channel ``cardroom_users``, payload ``{"user_id": ..., "message": {...}}``: a
-    ``/ws/me`` message (a notification), sent as it is.
+    ``/ws/me`` message (a notification), sent as it is;
+  - channel ``cardroom_lobby``, payload the game's id: what the lobby lists of that
+    game changed (``PlayResult.lobby_changed``); every process tells its open lobby
+    pages to look again (``Live.lobby_changed``).
 
 PostgreSQL delivers a notification to every listening session once the publishing
 transaction commits, in commit order; a listener that loses its connection reconnects
@@ -36,6 +39,7 @@ log = logging.getLogger(__name__)
 
 GAMES_CHANNEL = "cardroom_games"
 USERS_CHANNEL = "cardroom_users"
+LOBBY_CHANNEL = "cardroom_lobby"
 # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
 MAX_PAYLOAD_BYTES = 7900
 RECONNECT_SECONDS = 1.0
@@ -52,9 +56,12 @@ class Fanout(Protocol):
         live: Live,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
+        *,
+        lobby: bool = False,
     ) -> None:
         """After a commit (any thread): the game is at ``seq`` and ``version``, and
-        each message goes to its user's ``/ws/me`` sockets, wherever they are."""
+        each message goes to its user's ``/ws/me`` sockets, wherever they are;
+        ``lobby``: the game's lobby listing changed, for every process's lobby pages."""
 
     async def listen(self, live: Live) -> None:
         """Run for as long as the server does, waking ``live``'s sockets."""
@@ -69,8 +76,11 @@ class LocalFanout:
         live: Live,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
+        *,
+        lobby: bool = False,
     ) -> None:
-        # The game: Live.committed has woken this process's sockets already.
+        # The game and the lobby: Live.committed has told this process's sockets
+        # already.
         for user_id, message in messages:
             live._threadsafe(live.push_user, user_id, message)
 
@@ -131,6 +141,8 @@ class PostgresFanout:
         live: Live,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
+        *,
+        lobby: bool = False,
     ) -> None:
         """Every notification of one command in one statement and one commit: a
         ``NOTIFY`` each on its own connection cost a transaction apiece (a game and
@@ -138,6 +150,8 @@ class PostgresFanout:
         notes: list[tuple[str, str]] = []
         if game is not None:
             notes.append((GAMES_CHANNEL, "{}:{}:{}".format(*game)))
+            if lobby:  # in the same statement: a lobby change costs no round trip
+                notes.append((LOBBY_CHANNEL, str(game[0])))
         for user_id, message in messages:
             payload = json.dumps({"user_id": user_id, "message": dict(message)}, default=str)
             if len(payload.encode()) > MAX_PAYLOAD_BYTES:
@@ -167,6 +181,7 @@ class PostgresFanout:
                 ) as connection:
                     await connection.execute(f"LISTEN {GAMES_CHANNEL}")
                     await connection.execute(f"LISTEN {USERS_CHANNEL}")
+                    await connection.execute(f"LISTEN {LOBBY_CHANNEL}")
                     self.listening.set()
                     # Whatever was published while we were not listening is lost:
                     # every socket here looks for itself.
@@ -189,3 +204,5 @@ class PostgresFanout:
             user = parse_user_payload(payload)
             if user is not None:
                 live.push_user(*user)
+        elif channel == LOBBY_CHANNEL:
+            live.lobby_changed()

@@ -12,7 +12,11 @@ process that committed calls ``Live.committed(result)``. That
    the same way;
 3. pushes the notices the command recorded in its own transaction
    (``PlayResult.notices``) to the users' ``/ws/me`` sockets, in every process;
-4. wakes the clock, which may now have a sooner deadline.
+4. tells the open lobby pages, in every process, to look again when the command
+   changed what the lobby lists (``PlayResult.lobby_changed``: a game created,
+   joined, left, started, finished...; never an ordinary bet), at most once per
+   ``LOBBY_PUSH_SECONDS`` per process however many such commands come;
+5. wakes the clock, which may now have a sooner deadline.
 
 A socket reads from the database rather than being handed the events, so a wake is
 only a hint: a duplicate (our own NOTIFY coming back) or a lost one (a listener that
@@ -51,6 +55,10 @@ DELIVERIES_MAX_SLEEP = 5.0
 STOP_TIMEOUT_SECONDS = 5.0
 NOTIFICATIONS_MODULE = "cardroom.service.notifications"
 EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
+# Lobby changes heard within this long go to the lobby pages as one message: a busy
+# room's joins and starts cost each open lobby one re-read per window, not one each.
+LOBBY_PUSH_SECONDS = 0.25
+LOBBY_CHANGED: Mapping[str, Any] = {"type": "lobby_changed"}
 
 
 class GameWatcher(Protocol):
@@ -86,6 +94,8 @@ class Live:
         self.games: dict[int, set[GameWatcher]] = {}
         self.reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
         self.users: dict[int, set[UserWatcher]] = {}
+        self.lobby: set[UserWatcher] = set()  # the /ws/me sockets of open lobby pages
+        self._lobby_push: asyncio.TimerHandle | None = None  # the next lobby message
         self.sockets = OpenSockets()  # every socket here, by user and session
         self.fanout: Fanout = LocalFanout()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -113,6 +123,9 @@ class Live:
             self._tasks.append(asyncio.create_task(self._run_deliveries(), name="deliveries"))
 
     async def stop(self) -> None:
+        if self._lobby_push is not None:
+            self._lobby_push.cancel()
+            self._lobby_push = None
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
@@ -152,12 +165,14 @@ class Live:
             if result.after is not None:  # who sits there, from the table as saved
                 seated = tuple(sorted(s.player for s in result.after.table.seats.values()))
             self._threadsafe(self.game_changed, result.game_id, seq, result.version, views, seated)
+            if result.lobby_changed:
+                self._threadsafe(self.lobby_changed)
         except Exception:
             log.exception("could not announce a change to game %s", result.game_id)
         messages = self._notices(result)
         try:
             game = (result.game_id, seq, result.version)
-            self.fanout.publish(self.ctx, self, game, messages)
+            self.fanout.publish(self.ctx, self, game, messages, lobby=result.lobby_changed)
         except Exception:
             # A notice is a courtesy, and the other processes' sockets look again on
             # the next change; the move is committed either way.
@@ -249,6 +264,20 @@ class Live:
             self._tasks.append(task)
             task.add_done_callback(self._forget)
 
+    def lobby_changed(self) -> None:
+        """A listed game changed (here or in another process): the open lobby pages
+        here are told ``lobby_changed`` once ``LOBBY_PUSH_SECONDS`` have passed, one
+        message for every change heard meanwhile. They then read ``GET /api/games``
+        themselves, as the viewer sees it. On the event loop."""
+        if self._lobby_push is not None or not self.lobby or self._loop is None:
+            return
+        self._lobby_push = self._loop.call_later(LOBBY_PUSH_SECONDS, self._push_lobby)
+
+    def _push_lobby(self) -> None:
+        self._lobby_push = None
+        for watcher in list(self.lobby):
+            watcher.push(LOBBY_CHANGED)
+
     def _forget(self, task: asyncio.Task[None]) -> None:
         if task in self._tasks:
             self._tasks.remove(task)
@@ -300,6 +329,7 @@ class Live:
             self._invalidate(game_id)
             for watcher in list(watchers):
                 watcher.changed(EVERYTHING, EVERYTHING)
+        self.lobby_changed()
 
     def _invalidate(self, game_id: int) -> None:
         read = self.reads.get(game_id)
@@ -333,6 +363,12 @@ class Live:
             watchers.discard(watcher)
             if not watchers:
                 del self.users[user_id]
+        self.lobby.discard(watcher)
+
+    def watch_lobby(self, watcher: UserWatcher) -> None:
+        """A ``/ws/me`` socket of a lobby page (``?lobby=1``): told ``lobby_changed``
+        too (until ``unwatch_user``)."""
+        self.lobby.add(watcher)
 
     # -- the clock --------------------------------------------------------------------
 

@@ -35,8 +35,9 @@ WebSockets (messages are JSON objects with a ``type``):
   missed ``events`` and a ``snapshot``), ``ping``; and the two commands of play,
   ``act`` (``WsActIn``) and ``continue`` (``WsContinueIn``), answered with
   ``result`` (``WsResult``) or ``refused`` (``WsRefused``), matched by their ``ref``.
-- ``/ws/me`` (signed in). Server: ``notification``, ``games_changed``, ``pong``,
-  ``error``. Client: ``ping``.
+- ``/ws/me`` (signed in; ``?lobby=1`` from the lobby page). Server:
+  ``notification``, ``games_changed``, ``lobby_changed`` (with ``?lobby=1`` only),
+  ``pong``, ``error``. Client: ``ping``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from cardroom.service.game_records import (
     GameSummary,
     HandView,
     LegalActionsView,
+    ListedGame,
     PlayResult,
     SeatedGame,
     SeatView,
@@ -306,8 +308,18 @@ class GameSummaryOut(_Out):
     last_activity_at: datetime
 
 
+class ListedGameOut(GameSummaryOut):
+    """A game of the lobby: a summary, and what a seat there costs the viewer."""
+
+    viewer_cost: int | None = Field(
+        description="What sitting down costs the viewer now, in cents: the buy-in, or on"
+        " rejoining a cash table within two hours the larger of the buy-in and what they"
+        " cashed out with; 0 at arena tables (points); null where the viewer sits already."
+    )
+
+
 class LobbyOut(_Out):
-    games: list[GameSummaryOut]
+    games: list[ListedGameOut]
 
 
 class SeatedGameOut(GameSummaryOut):
@@ -493,6 +505,13 @@ class WsGamesChanged(_Out):
     game_id: int | None = None
 
 
+class WsLobbyChanged(_Out):
+    """A listed game was created, joined, left, started, finished...: read the lobby
+    (``GET /api/games``) again."""
+
+    type: Literal["lobby_changed"] = "lobby_changed"
+
+
 class WsResyncIn(_In):
     type: Literal["resync"]
     after: Annotated[StrictInt, Field(ge=0, le=2**62)]
@@ -578,8 +597,13 @@ def summary_out(game: GameSummary) -> GameSummaryOut:
     return GameSummaryOut(**fields)
 
 
-def lobby_out(games: Sequence[GameSummary]) -> LobbyOut:
-    return LobbyOut(games=[summary_out(g) for g in games])
+def lobby_out(games: Sequence[ListedGame]) -> LobbyOut:
+    return LobbyOut(
+        games=[
+            ListedGameOut(**summary_out(g.summary).model_dump(), viewer_cost=g.viewer_cost)
+            for g in games
+        ]
+    )
 
 
 def my_games_out(games: Sequence[SeatedGame]) -> MyGamesOut:

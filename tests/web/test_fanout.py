@@ -12,6 +12,7 @@ from sqlalchemy import Engine, make_url
 from cardroom.service.context import ServiceContext
 from cardroom.web.fanout import (
     GAMES_CHANNEL,
+    LOBBY_CHANNEL,
     USERS_CHANNEL,
     LocalFanout,
     PostgresFanout,
@@ -69,3 +70,31 @@ def test_one_process_pushes_its_own_messages() -> None:
     live = _Live()
     LocalFanout().publish(None, live, (1, 2, 3), [(5, {"a": 1})])  # type: ignore[arg-type]
     assert live.pushed == [(5, {"a": 1})]
+
+
+def test_a_lobby_change_rides_in_the_same_statement(ctx: ServiceContext, db: Engine) -> None:
+    """A command that changed the lobby's listing adds its game to ``cardroom_lobby``
+    in the one ``pg_notify`` statement of the command; an ordinary one adds nothing."""
+    if db.dialect.name != "postgresql":
+        return  # one process: Live tells its own lobby pages (tests/web/test_live_lobby.py)
+    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
+    statements: list[str] = []
+    from sqlalchemy import event
+
+    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {GAMES_CHANNEL}")
+        listener.execute(f"LISTEN {LOBBY_CHANNEL}")
+        fanout = PostgresFanout(conninfo)
+        live = _Live()
+        event.listen(ctx.engine, "before_cursor_execute", seen)
+        try:
+            fanout.publish(ctx, live, (3, 41, 9), [], lobby=False)  # type: ignore[arg-type]
+            fanout.publish(ctx, live, (4, 7, 2), [], lobby=True)  # type: ignore[arg-type]
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", seen)
+        got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
+    assert len([s for s in statements if "pg_notify" in s]) == 2  # one per command
+    assert got == [(GAMES_CHANNEL, "3:41:9"), (GAMES_CHANNEL, "4:7:2"), (LOBBY_CHANNEL, "4")]

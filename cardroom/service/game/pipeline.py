@@ -81,6 +81,7 @@ def _run(
     if isinstance(who, Player) and who.active:
         active_user(session, who.user_id)
     tx = GameTx.open(session, game_id, now)
+    tx.listed = reactions.listing(tx)  # to tell whether the lobby's listing changes
     if command.guard is not None and not command.guard(tx):
         return None
     tx.actor_id, user = authorise(session, tx.game, tx.table, who)

@@ -1,8 +1,9 @@
 """What follows from a saved change, in the command's own transaction: the game's
 deadlines (the turn clock, the review, the 72-hour cancel, blind levels, a practice
-bot's turn) and the notices the new events call for (an outbox: the rows are written
-now, delivered later). The unit of work only loads and saves; the pipeline calls
-this after every save, so ``GameTx`` knows none of its listeners.
+bot's turn), the notices the new events call for (an outbox: the rows are written
+now, delivered later) and whether the lobby's listing of the game changed (open lobby
+pages are then told to look again). The unit of work only loads and saves; the
+pipeline calls this after every save, so ``GameTx`` knows none of its listeners.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from cardroom.service.bot_seats import bot_to_act
 from cardroom.service.game_records import StoredEvent
 from cardroom.service.game_tx import GameTx
 from cardroom.service.schedule import store_deadlines, wanted_deadlines
+from cardroom.store.models import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,7 @@ def after_save(tx: GameTx, saved: Sequence[StoredEvent] | None) -> None:
     """React to ``tx.save()``'s answer: None (nothing changed) calls for nothing."""
     if saved is None:
         return
+    _note_lobby_change(tx)
     session, game, table = tx.session, tx.game, tx.table
     bot = bot_to_act(session, game, table)
     wanted = wanted_deadlines(game, table, tx.t, bot_to_act=bot)
@@ -57,3 +60,22 @@ def _record_notices(tx: GameTx, events: Sequence[StoredEvent]) -> None:
         raise
     except Exception:
         log.exception("could not record the notices of game %s", tx.game.id)
+
+
+def listing(tx: GameTx) -> tuple[GameStatus, int, int, int]:
+    """What a lobby row shows of the game that a command may change: its status, the
+    seats taken, the blinds. The rest (the rules, the buy-in, the host) is fixed at
+    creation; the version and the last activity change with every bet and are not
+    worth telling every lobby about. Read from the table in memory: no statement."""
+    table = tx.table
+    return (tx.game.status, len(table.seats), table.small_blind, table.big_blind)
+
+
+def _note_lobby_change(tx: GameTx) -> None:
+    """Mark the command as changing the lobby when the listing differs from the one
+    the game was opened with (``tx.listed``, None for a game created in this
+    transaction); an ordinary bet changes none of it."""
+    now = listing(tx)
+    if now != tx.listed:
+        tx.lobby_changed = True
+        tx.listed = now

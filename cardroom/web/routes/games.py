@@ -59,8 +59,9 @@ def list_games(
     user: CurrentUser,
     limit: Annotated[QueryInt, Query(ge=1, le=LOBBY_PAGE_MAX)] = LOBBY_PAGE_DEFAULT,
 ) -> LobbyOut:
-    """Games waiting to start, then games being played, most recently active first."""
-    return lobby_out(lobby.list_lobby(ctx, limit=limit))
+    """Games waiting to start, then games being played, most recently active first,
+    each with what a seat there costs the viewer (``viewer_cost``)."""
+    return lobby_out(lobby.lobby_for(ctx, user.id, limit=limit))
 
 
 @router.get("/api/me/games", responses=READ)

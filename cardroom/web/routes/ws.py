@@ -450,7 +450,8 @@ class UserFeed(Connection):
 
 
 async def me_socket(websocket: WebSocket) -> None:
-    """The signed-in user's stream: ``notification`` and ``games_changed``."""
+    """The signed-in user's stream: ``notification`` and ``games_changed``; and with
+    ``?lobby=1`` (the lobby page) ``lobby_changed``."""
     live = live_of(websocket.app)
     await websocket.accept()
     try:
@@ -466,6 +467,8 @@ async def me_socket(websocket: WebSocket) -> None:
         await _refuse(websocket, Refused(CLOSE_TOO_MANY, TOO_MANY))
         return
     live.watch_user(user.id, feed)
+    if websocket.query_params.get("lobby") == "1":  # a lobby page: live listing too
+        live.watch_lobby(feed)
     try:
         await _serve(websocket, feed)
     finally:
