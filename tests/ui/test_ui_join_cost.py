@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.ui.conftest import Room
 from tests.ui.controls_kit import account, act, at_table, balance, no_page_errors, seat_of
-from tests.ui.kit import heads_up_game
+from tests.ui.kit import Account, heads_up_game
 
 pytestmark = pytest.mark.slow
 
@@ -74,6 +74,13 @@ def test_the_rooms_refusal_of_a_join_stays_on_the_page(room: Room, browser: Brow
     player.context.close()
 
 
+def lobby_cost(account: Account, game_id: int) -> int | None:
+    """What the server's lobby says a seat at the game costs ``account``."""
+    games = account.call("GET", "/api/games")["games"]
+    cost: int | None = next(g["viewer_cost"] for g in games if g["id"] == game_id)
+    return cost
+
+
 def test_a_rejoin_within_two_hours_says_its_price_before_it_joins(
     room: Room, browser: Browser
 ) -> None:
@@ -82,13 +89,15 @@ def test_a_rejoin_within_two_hours_says_its_price_before_it_joins(
     act(host, game_id, "fold")  # the guest has $10.10 in front of him
     guest.call("POST", f"/api/games/{game_id}/cash-out", {})
     assert balance(guest) == 10010
+    # the lobby lists the seat at his price already (GET /api/games's viewer_cost)
+    assert lobby_cost(guest, game_id) == 1010
     player = guest.open(browser)
     player.visit(room.url("/"))
     row = player.page.locator(f"tr[data-game='{game_id}']")
-    row.get_by_role("button", name="Join for $10.00").click()
     # the room asks the larger of the buy-in and what he left with: said, not paid
     join = row.get_by_role("button", name="Join for $10.10")
     expect(join).to_be_enabled()
+    expect(row.get_by_role("button", name="Join for $10.00")).to_have_count(0)
     expect(row.locator("[data-join-note]")).to_have_text(
         "Rejoining within two hours costs $10.10, the larger of the buy-in and what you"
         " cashed out with. Press again to join."
@@ -99,5 +108,33 @@ def test_a_rejoin_within_two_hours_says_its_price_before_it_joins(
     seat = seat_of(guest, game_id)
     assert seat is not None and seat["stack"] == 1010, seat
     assert balance(guest) == 9000
+    no_page_errors(player)
+    player.context.close()
+
+
+def test_a_rejoin_the_balance_cannot_pay_is_marked_before_it_is_pressed(
+    room: Room, browser: Browser
+) -> None:
+    host, guest, other = (account(room.base, n) for n in ("rhost", "rguest", "rother"))
+    game_id = heads_up_game(host, guest)
+    act(host, game_id, "fold")  # the guest has $10.10 in front of him
+    guest.call("POST", f"/api/games/{game_id}/cash-out", {})
+    # Elsewhere he buys in for $90.05: $10.05 left, enough for the buy-in but not
+    # for the rejoin's $10.10.
+    body = {"preset": "house", "seats": 3, "buy_in": 9005}
+    elsewhere = int(other.call("POST", "/api/games", body)["game_id"])
+    guest.call("POST", f"/api/games/{elsewhere}/join", {})
+    assert balance(guest) == 1005 and lobby_cost(guest, game_id) == 1010
+    player = guest.open(browser)
+    player.visit(room.url("/"))
+    row = player.page.locator(f"[data-games] tr[data-game='{game_id}']")
+    join = row.get_by_role("button", name="Join for $10.10")
+    expect(join).to_be_disabled()
+    expect(row.locator("[data-join-note]")).to_have_text(
+        "Your balance, $10.05, does not cover the $10.10 buy-in."
+    )
+    join.click(force=True)  # a disabled button does nothing, even when pressed
+    player.page.wait_for_timeout(300)
+    assert seat_of(guest, game_id) is None and balance(guest) == 1005
     no_page_errors(player)
     player.context.close()

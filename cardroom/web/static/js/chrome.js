@@ -34,6 +34,8 @@ export async function startPage({ signedIn = true } = {}) {
   }
   const name = $("[data-user]");
   if (name) name.textContent = user.name;
+  setUpUnreadNotices();
+  showUnreadNotices(user.unread_notices ?? 0);
   const adminLink = $("[data-admin-link]");
   if (adminLink) adminLink.hidden = user.role !== "admin";
   const signOut = $("[data-sign-out]");
@@ -156,6 +158,53 @@ export async function refreshYourMove() {
   }
 }
 
+// -- unread notices: the count on the Notifications link ------------------------------
+
+let unreadAsked = null; // the fetch under way, if any
+let unreadAgain = false; // a notice came during it: ask once more after
+
+function setUpUnreadNotices() {
+  const link = $('.top nav a[href="/notifications"]');
+  if (!link || $("[data-unread-notices]")) return;
+  // The link keeps its name; the count is its description ("3 unread").
+  link.setAttribute("aria-label", "Notifications");
+  link.setAttribute("aria-describedby", "unread-notices");
+  link.append(" ", h("span", { class: "nav-count", id: "unread-notices", "data-unread-notices": "", hidden: true },
+    h("span", { "data-unread-notices-count": "" }, ""), h("span", { class: "sr-only" }, " unread")));
+}
+
+/** Show how many notices are unread on the header's Notifications link (hidden at 0). */
+export function showUnreadNotices(count) {
+  const badge = $("[data-unread-notices]");
+  if (!badge) return;
+  badge.hidden = !count;
+  badge.dataset.count = String(count);
+  $("[data-unread-notices-count]", badge).textContent = String(count);
+}
+
+/** Ask the server for the unread count again; notices arriving meanwhile make one more ask. */
+export async function refreshUnreadNotices() {
+  if (unreadAsked) {
+    unreadAgain = true;
+    return unreadAsked;
+  }
+  unreadAsked = (async () => {
+    do {
+      unreadAgain = false;
+      try {
+        showUnreadNotices((await get("/api/me")).unread_notices);
+      } catch {
+        // the next notice, or the next page, asks again
+      }
+    } while (unreadAgain);
+  })();
+  try {
+    await unreadAsked;
+  } finally {
+    unreadAsked = null;
+  }
+}
+
 /** Say that the page is set up: its controls answer from now on (tests wait for it). */
 export function markReady() {
   document.body.dataset.ready = "true";
@@ -172,18 +221,28 @@ export function showError(box, error) {
  * when the page is not in front), and a hint when their games changed. The table
  * page passes its game so that its own turn is not told twice. A page that reloads
  * its games itself on a change (the lobby) passes onGamesChanged and calls
- * showYourMove with them; by default the header's count is asked again.
+ * showYourMove with them; by default the header's count is asked again. The lobby
+ * passes onLobbyChanged too: its socket then also hears when any listed table was
+ * created, joined, left, started or finished (`lobby_changed`).
  */
-export function listenForNotices({ ignoreGame = null, onGamesChanged = () => refreshYourMove() } = {}) {
+export function listenForNotices({ ignoreGame = null, onGamesChanged = () => refreshYourMove(), onLobbyChanged = null } = {}) {
   let opened = 0;
-  const socket = new LiveSocket("/ws/me", {
+  const socket = new LiveSocket(onLobbyChanged ? "/ws/me?lobby=1" : "/ws/me", {
     // Back after a drop: a change may have come meanwhile (the page asked on load).
     onOpen: () => {
-      if (opened++) onGamesChanged(null);
+      document.body.dataset.live = "true"; // the stream is open (tests wait for it)
+      if (opened++) {
+        onGamesChanged(null);
+        if (onLobbyChanged) onLobbyChanged();
+        refreshUnreadNotices();
+      }
     },
     onMessage: (message) => {
       if (message.type === "games_changed") onGamesChanged(message.game_id);
-      if (message.type !== "notification" || message.game_id === ignoreGame) return;
+      if (message.type === "lobby_changed" && onLobbyChanged) onLobbyChanged();
+      if (message.type !== "notification") return;
+      refreshUnreadNotices(); // stored unread, even where the page itself says it
+      if (message.game_id === ignoreGame) return;
       if (message.browser && (document.hidden || !document.hasFocus())) {
         showSystemNotification({ title: message.title, body: message.body, url: message.url, tag: `game-${message.game_id}` });
       }

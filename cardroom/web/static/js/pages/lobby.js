@@ -36,7 +36,10 @@ function gameRow(game, mine, balanceCents) {
   const open = h("a", { class: "button", href: `/games/${game.id}` }, mine ? "Open" : "Watch");
   const buttons = [open];
   if (canJoin(game, mine)) {
-    const cost = seatCosts.get(game.id) ?? game.buy_in;
+    // The server prices the seat for this player (a rejoin may cost more); at a
+    // points table nothing is paid and the button says the starting points.
+    const listed = game.pays_money ? game.viewer_cost ?? game.buy_in : game.buy_in;
+    const cost = seatCosts.get(game.id) ?? listed;
     const short = joinShortfall(cost, balanceCents, { paysMoney: game.pays_money, format: game.format });
     const note = short || (cost > game.buy_in
       ? `Rejoining within two hours costs ${chips(cost, game.pays_money)}, the larger of the buy-in and what you cashed out with. Press again to join.`
@@ -48,7 +51,7 @@ function gameRow(game, mine, balanceCents) {
         type: "button", class: "primary", disabled: Boolean(short), "aria-describedby": note ? noteId : null,
         onclick: async (event) => {
           const button = event.currentTarget;
-          // The list shows the buy-in; a rejoin may cost more: ask the table first,
+          // The price may have changed since the list was read: ask the table first,
           // and say a new price instead of paying it unseen.
           button.disabled = true;
           let now = cost;
@@ -118,9 +121,13 @@ function tickTimeLeft() {
 }
 
 let loading = null;
+let loadAgain = false; // asked again while loading: the answer may miss a change
 let loadFailed = false;
 export async function load() {
-  if (loading) return loading;
+  if (loading) {
+    loadAgain = true;
+    return loading;
+  }
   loading = (async () => {
     try {
       const [lobby, mine, cents] = await Promise.all([get("/api/games"), get("/api/me/games"), refreshBalance()]);
@@ -146,9 +153,25 @@ export async function load() {
       showError($("[data-error]"), error);
     } finally {
       loading = null;
+      if (loadAgain) {
+        loadAgain = false;
+        load();
+      }
     }
   })();
   return loading;
+}
+
+// Live: the room says "lobby_changed" when any listed table was created, joined,
+// left, started or finished. Each page waits a moment, a little longer or shorter
+// than the others, so a room's lobbies do not all ask in the same instant.
+let lobbyTimer = 0;
+function lobbyChanged() {
+  if (lobbyTimer) return;
+  lobbyTimer = setTimeout(() => {
+    lobbyTimer = 0;
+    load();
+  }, 100 + Math.random() * 300);
 }
 
 // -- the create form ---------------------------------------------------------------
@@ -244,9 +267,11 @@ async function main() {
   $("[data-practice-form]").addEventListener("submit", playBots);
   updateForm(form);
   markReady();
+  // Live: the room says when your games or the listed tables changed; a slow poll
+  // covers a socket that cannot open (or a change between the first read and the
+  // socket's opening, which it is asked for first to keep that short).
+  listenForNotices({ onGamesChanged: () => load(), onLobbyChanged: lobbyChanged });
   await load();
-  // Live: the room says when your games changed; a slow poll covers the rest.
-  listenForNotices({ onGamesChanged: () => load() });
   everySecond(tickTimeLeft);
   setInterval(() => {
     if (!document.hidden) load();

@@ -4,7 +4,7 @@
 // table marks it read first, since the player has then seen what it told.
 
 import { get, post } from "../api.js";
-import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
+import { listenForNotices, markReady, showError, showUnreadNotices, startPage } from "../chrome.js";
 import { $, $$, announce, h } from "../dom.js";
 import { dateTime, plural } from "../format.js";
 
@@ -12,6 +12,7 @@ const PAGE = 20; // notices a page lists, and each "More" adds
 let unread = 0;
 
 function showUnread() {
+  showUnreadNotices(unread); // the header's count follows the page's
   $("[data-unread-count]").textContent = unread
     ? `${plural(unread, "unread notification")}.`
     : "Everything is read.";
