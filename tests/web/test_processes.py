@@ -164,3 +164,57 @@ def test_two_servers_serve_one_room(tmp_path: Path, capsys: pytest.CaptureFixtur
             engine.dispose()
     assert tables == 4, "every table's first turn timed out"
     assert clock_acted == fired_turns == len(workers)
+
+
+def lobby_changed_within(ws: ClientConnection, seconds: float) -> bool:
+    """Whether a ``lobby_changed`` comes within ``seconds`` (other messages skipped)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = json.loads(ws.recv(timeout=left))
+        except TimeoutError:
+            return False
+        if message["type"] == "lobby_changed":
+            return True
+    return False
+
+
+def test_a_lobby_in_one_server_hears_tables_change_in_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The live lobby across processes: a table created, joined and started through
+    server one reaches a lobby page's ``/ws/me?lobby=1`` on server two within about a
+    second; a bet does not."""
+    with ExitStack() as stack:
+        url = stack.enter_context(scratch_database("postgresql", tmp_path))
+        assert main(["db", "upgrade", "--database-url", url]) == 0
+        capsys.readouterr()
+        one = stack.enter_context(serving(url, tmp_path, "one"))
+        two = stack.enter_context(serving(url, tmp_path, "two"))
+        alice, bob, carol = (player(one, n) for n in ("alice", "bob", "carol"))
+        lobby = stack.enter_context(
+            connect(f"{two.replace('http', 'ws')}/ws/me?lobby=1&token={carol['token']}")
+        )
+        time.sleep(0.5)  # the socket is registered before the first change
+        created = httpx.post(f"{one}/api/games", json={"seats": 2}, headers=auth(alice))
+        assert created.status_code == 201, created.text
+        game = created.json()["game_id"]
+        assert lobby_changed_within(lobby, 3.0), "server two's lobby heard the new table"
+        listed = httpx.get(f"{two}/api/games", headers=auth(carol)).json()["games"]
+        assert [g["seats_taken"] for g in listed if g["id"] == game] == [1]
+        joined = httpx.post(f"{one}/api/games/{game}/join", json={}, headers=auth(bob))
+        assert joined.status_code == 200, joined.text  # full: it starts
+        assert lobby_changed_within(lobby, 3.0)
+        listed = httpx.get(f"{two}/api/games", headers=auth(carol)).json()["games"]
+        assert [(g["seats_taken"], g["status"]) for g in listed if g["id"] == game] == [
+            (2, "running")
+        ]
+        assert not lobby_changed_within(lobby, 1.0)  # one message for the join
+        state = httpx.get(f"{one}/api/games/{game}", headers=auth(alice)).json()
+        acted = httpx.post(
+            f"{one}/api/games/{game}/actions",
+            json={"kind": "call", "version": state["version"]},
+            headers=auth(alice),
+        )
+        assert acted.status_code == 200, acted.text
+        assert not lobby_changed_within(lobby, 1.0), "a bet changes nothing listed"

@@ -4,8 +4,8 @@ admin, the clock, a bot):
 open (lock the game's row, load its table) -> authorise -> replay the answer to a
 repeated idempotency key, or check the version the sender saw -> apply -> follow-ups
 (practice bots press Continue, deal the next hand if it is due) -> save -> reactions
-(deadlines, the notices' outbox: ``reactions.after_save``) -> the admin log ->
-answer.
+(deadlines, the notices' outbox, whether the lobby's listing changed:
+``reactions.after_save``) -> the admin log -> answer.
 
 It is the only place that opens a ``GameTx`` for a command on a stored game, so each
 step is written once; what a command does is data (``commands.Command``).
