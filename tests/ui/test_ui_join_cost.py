@@ -100,7 +100,7 @@ def test_a_rejoin_within_two_hours_says_its_price_before_it_joins(
     expect(row.get_by_role("button", name="Join for $10.00")).to_have_count(0)
     expect(row.locator("[data-join-note]")).to_have_text(
         "Rejoining within two hours costs $10.10, the larger of the buy-in and what you"
-        " cashed out with. Press again to join."
+        " cashed out with."
     )
     assert seat_of(guest, game_id) is None and balance(guest) == 10010
     join.click()
@@ -136,5 +136,25 @@ def test_a_rejoin_the_balance_cannot_pay_is_marked_before_it_is_pressed(
     join.click(force=True)  # a disabled button does nothing, even when pressed
     player.page.wait_for_timeout(300)
     assert seat_of(guest, game_id) is None and balance(guest) == 1005
+    no_page_errors(player)
+    player.context.close()
+
+
+def test_a_points_tables_join_joins_at_the_first_press(room: Room, browser: Browser) -> None:
+    """A points table's seat costs no money (its ``viewer_cost`` is 0): the button
+    says the starting points, and one press sits the player down, paying nothing."""
+    host, guest = account(room.base, "phost"), account(room.base, "pguest")
+    body = {"preset": "arena", "seats": 3, "buy_in": 1000, "small_blind": 10, "big_blind": 20}
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    assert lobby_cost(guest, game_id) == 0
+    before = balance(guest)
+    player = guest.open(browser)
+    player.visit(room.url("/"))
+    row = player.page.locator(f"[data-games] tr[data-game='{game_id}']")
+    row.get_by_role("button", name="Join for 1,000", exact=True).click()
+    player.page.wait_for_url(room.url(f"/games/{game_id}"))
+    seat = seat_of(guest, game_id)
+    assert seat is not None and seat["stack"] == 1000, seat
+    assert balance(guest) == before
     no_page_errors(player)
     player.context.close()

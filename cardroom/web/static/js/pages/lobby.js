@@ -10,7 +10,6 @@ import { joinShortfall } from "../joining.js";
 import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
 
 let user = null;
-const seatCosts = new Map(); // game id -> what a seat costs this player, once asked
 
 function canJoin(game, mine) {
   if (mine || game.seats_taken >= game.seat_count) return false;
@@ -38,11 +37,10 @@ function gameRow(game, mine, balanceCents) {
   if (canJoin(game, mine)) {
     // The server prices the seat for this player (a rejoin may cost more); at a
     // points table nothing is paid and the button says the starting points.
-    const listed = game.pays_money ? game.viewer_cost ?? game.buy_in : game.buy_in;
-    const cost = seatCosts.get(game.id) ?? listed;
+    const cost = game.pays_money ? game.viewer_cost ?? game.buy_in : game.buy_in;
     const short = joinShortfall(cost, balanceCents, { paysMoney: game.pays_money, format: game.format });
     const note = short || (cost > game.buy_in
-      ? `Rejoining within two hours costs ${chips(cost, game.pays_money)}, the larger of the buy-in and what you cashed out with. Press again to join.`
+      ? `Rejoining within two hours costs ${chips(cost, game.pays_money)}, the larger of the buy-in and what you cashed out with.`
       : null);
     const noteId = `join-note-${game.id}`;
     const joined = act("join", () => location.assign(`/games/${game.id}`));
@@ -56,13 +54,13 @@ function gameRow(game, mine, balanceCents) {
           button.disabled = true;
           let now = cost;
           try {
-            now = (await get(`/api/games/${game.id}`)).viewer_cost ?? cost;
+            // (a points table costs no money: its viewer_cost is 0, its button the points)
+            if (game.pays_money) now = (await get(`/api/games/${game.id}`)).viewer_cost ?? cost;
           } catch {
             // the join itself will say what is wrong
           }
           if (now !== cost) {
-            seatCosts.set(game.id, now);
-            await load();
+            await load(); // the list now says the new price
             return;
           }
           button.disabled = false;
