@@ -301,6 +301,15 @@ class Live:
         for watcher in list(self.users.get(user_id, ())):
             watcher.push(message)
 
+    def tell_user(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """A message to the user's ``/ws/me`` sockets in every process, after a commit
+        (any thread; it may block on the database to publish). Never raises: it is a
+        courtesy, and the pages ask again on their next look."""
+        try:
+            self.fanout.publish(self.ctx, self, None, [(user_id, message)])
+        except Exception:
+            log.exception("could not tell user %s", user_id)
+
     def end_sessions(self, user_id: int, message: Mapping[str, Any]) -> None:
         """After a commit that ended sessions of ``user_id`` (any thread; it may
         block on the database to publish): their sockets close here and in every

@@ -36,8 +36,8 @@ WebSockets (messages are JSON objects with a ``type``):
   ``act`` (``WsActIn``) and ``continue`` (``WsContinueIn``), answered with
   ``result`` (``WsResult``) or ``refused`` (``WsRefused``), matched by their ``ref``.
 - ``/ws/me`` (signed in; ``?lobby=1`` from the lobby page). Server:
-  ``notification``, ``games_changed``, ``lobby_changed`` (with ``?lobby=1`` only),
-  ``pong``, ``error``. Client: ``ping``.
+  ``notification``, ``games_changed``, ``notices_read``, ``lobby_changed`` (with
+  ``?lobby=1`` only), ``pong``, ``error``. Client: ``ping``.
 """
 
 from __future__ import annotations

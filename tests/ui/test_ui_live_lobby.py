@@ -149,7 +149,12 @@ def test_the_notifications_link_counts_the_unread_notices_live(
     expect(link).to_have_attribute("aria-describedby", "unread-notices")
     never_navigated(page, room.url("/account"))
 
-    # The link leads to the notices; marking the notice read takes the count away.
+    # The link leads to the notices; marking the notice read takes the count away,
+    # here and on my other page (told on its /ws/me).
+    other = me.open(browser)
+    elsewhere = live_page(other, room.url("/history"))
+    other_badge = elsewhere.locator("header.top [data-unread-notices]")
+    expect(other_badge).to_have_text("1 unread")
     link.click()
     page.wait_for_url(room.url("/notifications"))
     page.locator("body[data-ready]").wait_for(state="attached")
@@ -158,7 +163,10 @@ def test_the_notifications_link_counts_the_unread_notices_live(
         "button", name="Mark as read"
     ).click()
     expect(badge).to_be_hidden()
+    expect(other_badge).to_be_hidden(timeout=LIVE_SECONDS)
+    never_navigated(elsewhere, room.url("/history"))
     assert until(lambda: unread_on_server(me), lambda n: n == 0) == 0
     assert me.call("GET", "/api/me")["unread_notices"] == 0
-    no_page_errors(player)
+    no_page_errors(player, other)
     player.context.close()
+    other.context.close()

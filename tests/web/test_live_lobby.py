@@ -167,5 +167,10 @@ def test_me_counts_the_unread_notices(client: TestClient) -> None:
     unread = client.get("/api/me", headers=alice.auth).json()["unread_notices"]
     assert unread == page["unread"] > 0
     first = page["notices"][0]["id"]
-    assert client.post(f"/api/me/notifications/{first}/read", headers=alice.auth).status_code == 200
+    with client.websocket_connect(f"/ws/me?token={alice.token}") as other_page:
+        marked = client.post(f"/api/me/notifications/{first}/read", headers=alice.auth)
+        assert marked.status_code == 200
+        # Her other pages are told, to ask their count again.
+        while receive(other_page)["type"] != "notices_read":
+            pass
     assert client.get("/api/me", headers=alice.auth).json()["unread_notices"] == unread - 1

@@ -33,6 +33,7 @@ from cardroom.service.notifications import NoticePage, Preferences
 from cardroom.store.notify_models import NoticeKind
 from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented
+from cardroom.web.live import LiveDep
 from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 
 router = APIRouter(tags=["notifications"])
@@ -278,6 +279,7 @@ BeforeId = Annotated[
 PageLimit = Annotated[
     QueryInt, Query(ge=1, le=notifications.PAGE_MAX, description="Notices on the page.")
 ]
+NOTICES_READ = {"type": "notices_read"}  # to the player's /ws/me: the unread count fell
 NoticeIdPath = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The notice's id.")]
 
 
@@ -296,8 +298,11 @@ def list_notices(
 
 @router.post("/api/me/notifications/{notice_id}/read", responses=documented(401, 403, 404, 422))
 def mark_read(
-    notice_id: NoticeIdPath, ctx: ContextDep, user: CurrentUser, notify: NotifyDep
+    notice_id: NoticeIdPath, ctx: ContextDep, user: CurrentUser, notify: NotifyDep, live: LiveDep
 ) -> NoticeOut:
     """The player has seen this notice: it will not be pushed or mailed. Marking it
-    again changes nothing."""
-    return NoticeOut.of(notifications.mark_read(ctx, user.id, notice_id, notify=notify))
+    again changes nothing. The player's other pages hear ``notices_read`` on their
+    ``/ws/me`` and ask their unread count again."""
+    notice = notifications.mark_read(ctx, user.id, notice_id, notify=notify)
+    live.tell_user(user.id, NOTICES_READ)
+    return NoticeOut.of(notice)

@@ -240,6 +240,7 @@ export function listenForNotices({ ignoreGame = null, onGamesChanged = () => ref
     onMessage: (message) => {
       if (message.type === "games_changed") onGamesChanged(message.game_id);
       if (message.type === "lobby_changed" && onLobbyChanged) onLobbyChanged();
+      if (message.type === "notices_read") refreshUnreadNotices(); // read on another page
       if (message.type !== "notification") return;
       refreshUnreadNotices(); // stored unread, even where the page itself says it
       if (message.game_id === ignoreGame) return;
