@@ -104,6 +104,7 @@ def _run(
             tx.reread()
             tx.stored.clear()
             tx.notices.clear()
+            tx.lobby_changed = False
         command.settle(tx, outcome)
     if audit is not None:
         assert before is not None
