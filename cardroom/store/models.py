@@ -42,7 +42,7 @@ NAMING_CONVENTION = {
 
 NAME_MAX_LENGTH = 20
 REASON_MAX_LENGTH = 200
-INVITE_TOKEN_MAX_LENGTH = 32  # secrets.token_urlsafe(16) is 22 characters
+INVITE_TOKEN_MAX_LENGTH = 32  # 16 random bytes are 22 URL-safe characters
 
 
 class Base(DeclarativeBase):

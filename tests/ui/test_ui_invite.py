@@ -59,7 +59,7 @@ def create_private_table(page: Page, room: Room) -> int:
 def copied_link(page: Page) -> str:
     """Press Copy link; the clipboard's text, which is the link shown."""
     section = page.locator("[data-invite]")
-    expect(section).to_be_visible()
+    expect(section).to_be_in_viewport()  # a waiting table: in the first view
     shown = page.get_by_label("Invite link")
     expect(shown).to_have_value(re.compile(r"/invite/[\w-]{20,}$"))
     page.get_by_role("button", name="Copy link").click()

@@ -37,6 +37,11 @@ export function setUpInvite(gameId) {
   let status = null;
   const show = () => {
     box.hidden = !link || OVER.has(status);
+    // While the table waits for players, inviting them is the thing to do: the
+    // section stands above the felt, in the first view; once it deals, below the
+    // actions, out of the way of the hand.
+    const anchor = status === "waiting" ? $("[data-felt-wrap]") : $("[data-result]");
+    if (anchor && box.nextElementSibling !== anchor) anchor.before(box);
   };
   $("[data-invite-copy]").addEventListener("click", async () => {
     if (!link) return;
