@@ -8,6 +8,7 @@ only to addresses on this site."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -69,13 +70,16 @@ def copied_link(page: Page) -> str:
     return clipboard
 
 
-def test_a_private_table_found_only_through_its_link(room: Room, browser: Browser) -> None:
+def test_a_private_table_found_only_through_its_link(
+    room: Room, browser: Browser, artifacts: Path
+) -> None:
     host = Account(room.base, unique_name("ihost"))
     outsider = Account(room.base, unique_name("iout"))
     hosting = host.open(browser, permissions=CLIPBOARD)
     game_id = create_private_table(hosting.page, room)
     expect(hosting.page.locator("[data-invite-note]")).to_contain_text("Private table")
     link = copied_link(hosting.page)
+    hosting.shot(artifacts, "invite-host-waiting")
     invite = host.call("GET", f"/api/games/{game_id}/invite")
     assert invite["private"] is True
     assert link == room.url(invite["path"]) and invite["token"] != str(game_id)
@@ -85,6 +89,7 @@ def test_a_private_table_found_only_through_its_link(room: Room, browser: Browse
     friend = open_player(browser, name)
     page = friend.page
     visit(page, link)
+    friend.shot(artifacts, "invite-signed-out")
     skip_link_targets(page, "Skip to content", "#main")
     page.get_by_role("link", name="Create an account").click()
     page.wait_for_url(re.compile(r"/sign-up\?next="))
@@ -112,6 +117,8 @@ def test_a_private_table_found_only_through_its_link(room: Room, browser: Browse
     expect(outside.page.locator(f"[data-games] tr[data-game='{game_id}']")).to_have_count(0)
     outside.page.goto(room.url(f"/games/{game_id}"))
     expect(outside.page.locator("[data-error]")).to_contain_text("private table")
+    expect(outside.page.locator("[data-conn]")).to_be_hidden()  # no socket opened
+    outside.shot(artifacts, "invite-refused")
     refused = httpx.get(
         room.url(f"/api/games/{game_id}"),
         headers={"Authorization": f"Bearer {outsider.token}"},

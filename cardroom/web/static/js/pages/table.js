@@ -572,7 +572,10 @@ async function main() {
   } catch (error) {
     showError(errorBox(), error);
     // No such table, or a private one this viewer has no invite to: nothing to watch.
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return;
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
+      $("[data-conn]").hidden = true; // no socket is coming: not "Connecting…" for ever
+      return;
+    }
   }
   markReady();
   state.socket = new GameSocket(gameId, {
