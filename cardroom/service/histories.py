@@ -39,6 +39,7 @@ from cardroom.history import fairness, pokerstars
 from cardroom.history.privacy import Viewer, disclose, phh_export, pokerstars_export
 from cardroom.history.record import HandRecord, RecordError, record_of, replay
 from cardroom.rules import ChipUnit
+from cardroom.service import invites
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import (
     Conflict,
@@ -676,6 +677,8 @@ def hand_history(
     unless ``full``). ``full`` is an admin's whole record."""
     with reading(), ctx.transaction() as session:
         stored = _one(session, hand_id)
+        if user is not None:  # a private table's hands: as its table (invites.py)
+            invites.hand_visible(session, stored.game_id, user.id)
     viewer = _viewer(stored, user, full)
     with _reading_hand(hand_id):
         return _history(stored, viewer)
@@ -731,6 +734,8 @@ def export_hand(
     chosen = _format(fmt)
     with reading(), ctx.transaction() as session:
         stored = _one(session, hand_id)
+        if user is not None:  # a private table's hands: as its table (invites.py)
+            invites.hand_visible(session, stored.game_id, user.id)
     viewer = _viewer(stored, user, full)
     suffix = "phh" if chosen is ExportFormat.PHH else "txt"
     with _reading_hand(hand_id):
@@ -820,6 +825,8 @@ def proof_document(
     ``full``). ``cardroom verify`` checks it; docs/fairness.md says how."""
     with reading(), ctx.transaction() as session:
         stored = _one(session, hand_id)
+        if user is not None:  # a private table's hands: as its table (invites.py)
+            invites.hand_visible(session, stored.game_id, user.id)
     if stored.record.deck_root is None:
         raise NoDeckProof(
             f"Hand {hand_id} was dealt before the room committed to its decks: it has no proof."

@@ -20,6 +20,7 @@ from cardroom import views
 from cardroom.deck import RandomSource
 from cardroom.hand import STREET_NAMES
 from cardroom.rules import MinRaise, Rules, RulesError, Showdown, preset
+from cardroom.service import invites
 from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
@@ -107,6 +108,7 @@ class GameOptions:
     blinds_rate_percent: int | None = None  # None: 100 at arena tables, else required
     payouts: Sequence[int] | None = None  # percent per place, first place first
     rules: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"turn_clock_seconds": 600}
+    private: bool = False  # not listed in the lobby: found through its invite link only
 
 
 # ------------------------------------------------------------------ helpers
@@ -230,6 +232,8 @@ def create_game(
             created_at=now,
             last_activity_at=now,
             state=table_to_dict(table),
+            invite_token=invites.new_token(),
+            private=options.private is True,
         )
         session.add(game)
         session.flush()
@@ -361,7 +365,8 @@ def lobby_for(
     """``list_lobby`` as ``viewer_id`` sees it: each game with what a seat there
     costs them now (``seat_cost``: a rejoin within two hours may cost more than the
     buy-in), so a Join button says its price before it is pressed. From the state
-    the summary decodes anyway: no query more."""
+    the summary decodes anyway: no query more. Private tables are never listed
+    (their invite link finds them)."""
     if type(limit) is not int or not 1 <= limit <= 500:
         raise InvalidInput("A lobby page lists 1 to 500 games.")
     order = case((Game.status == GameStatus.WAITING, 0), else_=1)
@@ -370,7 +375,7 @@ def lobby_for(
         rows = session.execute(
             select(Game, User.name)
             .join(User, User.id == Game.host_id)
-            .where(Game.status.in_(list(statuses)))
+            .where(Game.status.in_(list(statuses)), Game.private.is_(False))
             .order_by(order, Game.last_activity_at.desc(), Game.id.desc())
             .limit(limit)
         ).all()
@@ -502,8 +507,12 @@ def moment_in(session: Session, game_id: int) -> GameMoment:
 
 
 def detail_in(session: Session, game_id: int, viewer_id: int | None, now: datetime) -> GameDetail:
-    """``game_detail`` inside a transaction the caller holds."""
-    return detail_of(moment_in(session, game_id), viewer_id, now)
+    """``game_detail`` inside a transaction the caller holds. A private table is
+    refused to a viewer it is not open to (``invites.check_may_see``)."""
+    moment = moment_in(session, game_id)
+    if viewer_id is not None:  # the row is in the session's identity map: no read
+        invites.check_may_see(session, _game(session, game_id), viewer_id)
+    return detail_of(moment, viewer_id, now)
 
 
 def detail_of(

@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -41,6 +42,7 @@ NAMING_CONVENTION = {
 
 NAME_MAX_LENGTH = 20
 REASON_MAX_LENGTH = 200
+INVITE_TOKEN_MAX_LENGTH = 32  # 16 random bytes are 22 URL-safe characters
 
 
 class Base(DeclarativeBase):
@@ -250,6 +252,7 @@ class Game(Base):
     __table_args__ = (
         CheckConstraint("version >= 1", name="version_positive"),
         Index("ix_games_status_last_activity_at", "status", "last_activity_at"),
+        Index("ix_games_invite_token", "invite_token", unique=True),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -285,6 +288,25 @@ class Game(Base):
     # them back: the schema would no longer match the models. The server never deletes
     # a hand, and writes this id in the transaction that writes the hand's row.
     hand_id: Mapped[int | None]
+    # The invite link's secret (``/invite/<token>``, ``service/invites.py``): random,
+    # never the id, so a private table is found only through its link. Every game has
+    # one; the column may be NULL only because SQLite cannot add a NOT NULL column
+    # without a default to ``games`` (migration 0009 fills the games before it).
+    invite_token: Mapped[str | None] = mapped_column(String(INVITE_TOKEN_MAX_LENGTH))
+    # Not listed in the lobby; seen and joined only by its host, its players, an admin
+    # and whoever opened its invite link (``GameInvitee``).
+    private: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class GameInvitee(Base):
+    """Someone who opened a private game's invite link: from then on they may see the
+    table and sit down at it as its players may, without the link in every address."""
+
+    __tablename__ = "game_invitees"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, index=True)
+    created_at: Mapped[datetime]
 
 
 class GamePlayer(Base):

@@ -30,6 +30,7 @@ from cardroom.web.routes import (
     games,
     health,
     histories,
+    invites,
     money,
     notifications,
     pages,
@@ -130,7 +131,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(NoStoreForApi)
     _limit_writes(app, app.state.web)
-    for module in (health, accounts, money, admin, games):
+    for module in (health, accounts, money, admin, games, invites):
         app.include_router(module.router)
     app.include_router(table_admin.host)
     app.include_router(table_admin.admin)

@@ -216,6 +216,11 @@ class CreateGameIn(_In):
     rules: RuleOptionsIn | None = None
     sit: StrictBool = Field(default=True, description="The host takes a seat (paying the buy-in).")
     seat: SeatNumber | None = None
+    private: StrictBool = Field(
+        default=False,
+        description="Left out of the lobby: found only through its invite link "
+        "(GET /api/games/{id}/invite).",
+    )
 
 
 class CommandIn(_In):

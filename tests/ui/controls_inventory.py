@@ -150,6 +150,17 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "history | input:text | Game number": (
         "ui/test_ui_account_history.py::test_the_history_opens_a_game_by_link_and_by_number_and_replays_a_hand",
     ),
+    # -- invite (an invite link, /invite/<token>) -----------------------------------------
+    "invite | a | Create an account": (
+        "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
+    ),
+    "invite | a | Go to the lobby": ("ui/test_ui_invite.py::test_a_wrong_link_says_so",),
+    "invite | a | Sign in": (
+        "ui/test_ui_invite.py::test_a_signed_in_player_and_a_signed_out_one_reach_the_table",
+    ),
+    "invite | a | Skip to content": (
+        "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
+    ),
     # -- lobby ---------------------------------------------------------------------------
     "lobby | a | Create a game": (
         "ui/test_ui_create_form.py::test_a_cash_game_with_every_rule_changed",
@@ -180,6 +191,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     ),
     "lobby | button | Start": (
         "ui/test_ui_table_admin.py::test_the_host_starts_a_waiting_game_from_the_lobby",
+    ),
+    "lobby | input:checkbox | Private: only people with the link can find it": (
+        "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
     ),
     "lobby | input:checkbox | Take a seat (pays the buy-in now)": (
         "ui/test_ui_create_form.py::test_a_cash_game_with_every_rule_changed",
@@ -320,6 +334,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_seat_commands.py::test_cash_out_between_hands_brings_the_stack_back",
         "ui/test_ui_seat_commands.py::test_cash_out_during_a_hand_waits_for_its_end",
     ),
+    "table | button | Copy link": (
+        "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
+    ),
     "table | button | Check": (
         "ui/test_ui_table_controls.py::test_sizes_slider_check_bet_and_skip_waiting",
     ),
@@ -397,6 +414,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     ),
     "table | input:text | Bet amount": (
         "ui/test_ui_table_controls.py::test_sizes_slider_check_bet_and_skip_waiting",
+    ),
+    "table | input:text | Invite link": (
+        "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
     ),
     "table | input:text | Raise to amount": (
         "ui/test_ui_amount_box.py::test_the_box_is_in_dollars_and_the_button_follows_it",

@@ -141,6 +141,19 @@ def walk_signed_out(walk: Walk) -> None:
     walk.look(stranger.page, "sign-up", "signed out", "/sign-up")
 
 
+def walk_invite(walk: Walk) -> None:
+    """An invite link opened signed out (sign in or sign up), and a wrong one."""
+    host = walk.account("ihost")
+    body = {"preset": "house", "format": "cash", "seats": 3, "buy_in": 1000, "private": True}
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    path = host.call("GET", f"/api/games/{game_id}/invite")["path"]
+    stranger = open_player(walk.browser, "istranger")
+    walk._open.append(stranger)
+    walk.look(stranger.page, "invite", "invite link, signed out", path)
+    member = walk.browser_of(walk.account("iwrong")).page
+    walk.look(member, "invite", "a wrong invite link", "/invite/no-such-link")
+
+
 def walk_lobby(walk: Walk) -> None:
     """A player's lobby: a table to join, one too dear for the balance, one's own."""
     host = walk.account("lhost")
@@ -321,6 +334,7 @@ def test_every_rendered_control_is_named_by_a_test(room: Room, browser: Browser)
     walk = Walk(room, browser)
     try:
         walk_signed_out(walk)
+        walk_invite(walk)
         walk_lobby(walk)
         walk_cash_table(walk)
         walk_tournament(walk)

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from cardroom.actions import Action, ActionKind
 from cardroom.bots import LEVELS
 from cardroom.deck import RandomSource
+from cardroom.service import invites
 from cardroom.service.admin import Actor, check_reason
 from cardroom.service.bot_seats import PRACTICE_PRESET, bots_continue, free_bot
 from cardroom.service.errors import InvalidInput
@@ -136,6 +137,7 @@ def sit_in(user_id: int) -> Command:
 
 def join(user_id: int, seat: int | None = None) -> Command:
     def apply(tx: GameTx, source: RandomSource) -> None:
+        invites.check_may_see(tx.session, tx.game, user_id)  # a private table's link
         sit_down(tx, user_id, seat, source)
 
     return Command(

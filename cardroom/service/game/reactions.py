@@ -74,8 +74,9 @@ def listing(tx: GameTx) -> tuple[GameStatus, int, int, int]:
 def _note_lobby_change(tx: GameTx) -> None:
     """Mark the command as changing the lobby when the listing differs from the one
     the game was opened with (``tx.listed``, None for a game created in this
-    transaction); an ordinary bet changes none of it."""
+    transaction); an ordinary bet changes none of it. A private table is never
+    listed, so its changes tell no lobby (not even that something happened)."""
     now = listing(tx)
-    if now != tx.listed:
+    if now != tx.listed and not tx.game.private:
         tx.lobby_changed = True
         tx.listed = now

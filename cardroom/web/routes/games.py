@@ -13,7 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from cardroom.service import game_views, lobby
+from cardroom.service import game_views, invites, lobby
 from cardroom.service.game import commands
 from cardroom.web.commands import answer, run_and_answer
 from cardroom.web.deps import ContextDep, CurrentUser
@@ -89,6 +89,7 @@ def create_game(body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: Li
         blinds_rate_percent=body.blinds_rate_percent,
         payouts=body.payouts,
         rules={} if body.rules is None else body.rules.overrides(),
+        private=body.private,
     )
     result = lobby.create_game(ctx, user.id, options, sit=body.sit, seat=body.seat)
     return answer(live, result, user.id, status.HTTP_201_CREATED)
@@ -110,6 +111,7 @@ def standings(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> StandingsO
     """A tournament's finishing places so far, best first, with each player's name,
     last seat and prize: the winner and every place at the end, and an eliminated
     player's own result while the others play on. Empty for a cash table."""
+    invites.check_may_see_game(ctx, game_id, user.id)
     return StandingsOut.of(game_views.standings(ctx, game_id))
 
 
@@ -124,6 +126,7 @@ def events(
     limit: Annotated[QueryInt, Query(ge=1, le=EVENTS_PAGE_MAX)] = EVENTS_PAGE_MAX,
 ) -> EventsOut:
     """The events numbered above ``after``, as the viewer may see them."""
+    invites.check_may_see_game(ctx, game_id, user.id)
     page = game_views.events_page(ctx, game_id, user.id, after, limit=limit)
     return EventsOut(events=[event_out(e) for e in page.events], last_seq=page.last_seq)
 

@@ -75,6 +75,7 @@ PAGES: dict[str, str] = {
     "/notifications": "notifications.html",
     "/games/{game_id}": "table.html",
     "/games/{game_id}/history": "history.html",
+    "/invite/{token}": "invite.html",
 }
 
 

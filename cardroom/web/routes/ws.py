@@ -41,8 +41,14 @@ from starlette.routing import Match, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
-from cardroom.service import accounts
-from cardroom.service.errors import AccountSuspended, AuthenticationFailed, NotFound, ServiceError
+from cardroom.service import accounts, invites
+from cardroom.service.errors import (
+    AccountSuspended,
+    AuthenticationFailed,
+    Forbidden,
+    NotFound,
+    ServiceError,
+)
 from cardroom.service.game_views import update_for
 from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
@@ -395,6 +401,12 @@ async def game_socket(websocket: WebSocket) -> None:
         number = _game_id(str(websocket.path_params.get("game_id", "")))
         user, token = await _sign_in(websocket, live)
         feed = GameFeed(websocket, live, token, number, user.id)
+        try:  # a private table: before it is watched, so no change reaches the socket
+            await asyncio.to_thread(invites.check_may_see_game, live.ctx, number, user.id)
+        except NotFound as missing:
+            raise Refused(CLOSE_NOT_FOUND, missing.sentence) from None
+        except Forbidden as refused:
+            raise Refused(CLOSE_FORBIDDEN, refused.sentence) from None
         if not live.sockets.add(user.id, token, feed):
             raise Refused(CLOSE_TOO_MANY, TOO_MANY)
         live.watch_game(number, feed)  # before the snapshot: no change falls between

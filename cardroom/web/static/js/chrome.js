@@ -15,6 +15,31 @@ export function signInAddress() {
   return here === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(here)}`;
 }
 
+/**
+ * Where to go after signing in or up: the page's ?next= if it is an address on this
+ * site, else the lobby. Resolved as the browser would resolve it, so "//evil.example",
+ * "/\\evil.example" or a tab inside "/\t/evil.example" cannot lead to another site.
+ */
+export function nextAddress(search = location.search, origin = location.origin) {
+  const next = new URLSearchParams(search).get("next") || "/";
+  if (!next.startsWith("/")) return "/";
+  let url;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return "/";
+  }
+  return url.origin === origin ? url.pathname + url.search + url.hash : "/";
+}
+
+/** The other of sign-in and sign-up keeps the ?next= of this one. */
+export function keepNext(link, search = location.search) {
+  const next = new URLSearchParams(search).get("next");
+  if (next && nextAddress(search) !== "/") {
+    link.setAttribute("href", `${link.getAttribute("href")}?next=${encodeURIComponent(nextAddress(search))}`);
+  }
+}
+
 /** Set the page up; resolves to the user (or null where signing in is optional). */
 export async function startPage({ signedIn = true } = {}) {
   applyPrefs();

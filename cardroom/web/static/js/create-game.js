@@ -24,6 +24,7 @@ export function createRequest(v) {
   const preset = PRESETS[v.preset];
   if (!preset) throw new Error("Choose the rules.");
   const body = { preset: v.preset, seats: Number(v.seats), sit: Boolean(v.sit) };
+  if (v.private) body.private = true; // found only through its invite link
   if (v.format) body.format = v.format;
   body.buy_in = amount(v.buy_in, preset.points, preset.points ? "The starting points" : "The buy-in");
   if (!preset.points && body.buy_in < 100) throw new Error("The buy-in is at least $1.00.");

@@ -2,13 +2,8 @@
 
 import { post } from "../api.js";
 import { $, formValues } from "../dom.js";
-import { markReady, showError } from "../chrome.js";
+import { keepNext, markReady, nextAddress, showError } from "../chrome.js";
 import { applyPrefs } from "../prefs.js";
-
-export function nextAddress(search = location.search) {
-  const next = new URLSearchParams(search).get("next") || "/";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
 
 export async function signIn(name, password) {
   return post("/api/accounts/sign-in", { name, password }, { quiet401: true });
@@ -36,5 +31,6 @@ form.addEventListener("submit", async (event) => {
     form.elements.password.select();
   }
 });
+keepNext($("[data-sign-up-link]"));
 $("#name").focus();
 markReady();

@@ -2,7 +2,7 @@
 
 import { post } from "../api.js";
 import { $, formValues } from "../dom.js";
-import { markReady, showError } from "../chrome.js";
+import { keepNext, markReady, nextAddress, showError } from "../chrome.js";
 import { applyPrefs } from "../prefs.js";
 
 applyPrefs();
@@ -37,11 +37,12 @@ form.addEventListener("submit", async (event) => {
     const body = invitation ? { name, password, invitation } : { name, password };
     await post("/api/accounts/sign-up", body, { quiet401: true });
     await post("/api/accounts/sign-in", { name, password }, { quiet401: true });
-    location.assign("/");
+    location.assign(nextAddress()); // an invite link, say: back to it, signed in
   } catch (error) {
     showError(box, error);
     button.disabled = false;
   }
 });
+keepNext($("[data-sign-in-link]"));
 $("#name").focus();
 markReady();

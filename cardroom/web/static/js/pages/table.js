@@ -14,6 +14,7 @@ import { Names, describe, handResult, resultLines, settlementLines } from "../st
 import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
+import { setUpInvite } from "../table/invite.js";
 import { Standings, renderStandings, standingsHeadline } from "../table/standings.js";
 import { GameSocket } from "../ws.js";
 
@@ -37,6 +38,7 @@ const money = (n) => chips(n, state.game ? state.game.summary.pays_money : true)
 // a tournament's places: drawn again once read (the winner, the eliminated)
 const standings = new Standings(gameId, () => state.game && render());
 const errorBox = () => $("[data-error]");
+let showInvite = null; // the invite section, once set up (table/invite.js)
 
 // -- talking to the room -------------------------------------------------------------
 
@@ -194,6 +196,8 @@ function show(game) {
   setTitle(`#${s.id} ${presetTitle(s.preset)} ${blindsText(s)} · Cardroom`);
   $("[data-title]").textContent = `#${s.id} · ${presetTitle(s.preset)} ${FORMAT_NAMES[s.format] || s.format} · ${blindsText(s)}`;
   $("[data-history-link]").href = `/games/${gameId}/history`;
+  showInvite ??= setUpInvite(gameId); // asked once the table is known to be open to us
+  showInvite(game);
   render();
 }
 
@@ -567,7 +571,11 @@ async function main() {
     await fetchEvents(0, game.last_seq);
   } catch (error) {
     showError(errorBox(), error);
-    if (error instanceof ApiError && error.status === 404) return;
+    // No such table, or a private one this viewer has no invite to: nothing to watch.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) {
+      $("[data-conn]").hidden = true; // no socket is coming: not "Connecting…" for ever
+      return;
+    }
   }
   markReady();
   state.socket = new GameSocket(gameId, {
