@@ -75,6 +75,8 @@ PAGES: dict[str, str] = {
     "/notifications": "notifications.html",
     "/games/{game_id}": "table.html",
     "/games/{game_id}/history": "history.html",
+    "/games/{game_id}/ledger": "ledger.html",
+    "/stats": "stats.html",
 }
 
 
