@@ -51,7 +51,7 @@ def test_every_statistics_and_ledger_route_is_listed() -> None:
         (m, p)
         for m, p, _ in routes(the_app())
         if p.startswith("/api/")
-        and ("statistics" in p or p.startswith("/api/games/") and "/ledger" in p)
+        and ("statistics" in p or (p.startswith("/api/games/") and "/ledger" in p))
     }
     assert ours == set(ROUTES)
 
