@@ -128,7 +128,8 @@ def game_ledger(ctx: ServiceContext, viewer: UserInfo, game_id: int) -> GameLedg
                 continue
             if user_id not in sums:  # money moved for someone with no seat row: list them
                 sums[user_id] = dict.fromkeys(_COLUMNS.values(), 0)
-                names[user_id] = session.get(User, user_id).name  # type: ignore[union-attr]
+                user = session.get(User, user_id)
+                names[user_id] = f"Player {user_id}" if user is None else user.name
             signed = -amount if column in ("buy_ins", "rebuys") else amount
             sums[user_id][column] += signed
         table = table_from_dict(game.state)

@@ -81,7 +81,7 @@ class StatisticsOut(_Out):
     skipped: list[int] = Field(
         description="Ids of hands left out: their stored rows cannot be read."
     )
-    capped: bool = Field(description="Only the latest 20,000 hands were read.")
+    capped: bool = Field(description="Only the latest 10,000 hands were read.")
 
     @classmethod
     def of(cls, s: PlayerStatistics) -> StatisticsOut:
