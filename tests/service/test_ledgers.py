@@ -166,3 +166,27 @@ def test_a_name_that_a_spreadsheet_would_run_is_quoted() -> None:
         "payer,payee,amount",
         '\'-2+3,"bo,b",4.95',
     ]
+
+
+def test_a_points_tournament_has_places_and_no_money(ctx: ServiceContext) -> None:
+    """Arena tables play for points (tournaments only): no money moves, so every
+    column is 0 and nobody pays anybody; the places are there."""
+    alice, bob = players(ctx, "alice", "bob")
+    options = GameOptions(
+        preset="arena", format="tournament", seats=2, buy_in=1500, small_blind=10, big_blind=20
+    )
+    game = lobby.create_game(ctx, alice, options).game_id
+    lobby.join(ctx, game, bob, source=source())  # full: it starts by itself
+    for hand in range(60):
+        play_hand(ctx, game, shove)
+        if detail(ctx, game).summary.status.value == "finished":
+            break
+        everyone_continues(ctx, game, source(200 + hand))
+    ledger = ledgers.game_ledger(ctx, info(ctx, bob), game)
+    assert not ledger.pays_money and ledger.finished
+    assert sorted(line.place or 0 for line in ledger.players) == [1, 2]
+    for line in ledger.players:
+        assert (line.buy_ins, line.prizes, line.on_table, line.net) == (0, 0, 0, 0)
+        assert money.balance(ctx, line.user_id) == START
+    assert ledger.payments == ()
+    assert ledgers.ledger_csv(ledger).splitlines()[1].endswith(",0,0,0,0,0,0,0,0")  # points

@@ -43,7 +43,7 @@ function render(ledger) {
     `${p.payer} pays ${p.payee} `, h("strong", { "data-amount": "" }, amount(p.amount))));
   fill($("[data-ledger-payments]"), payments.length ? payments : h("li", { class: "muted" }, "Nobody owes anybody."));
   const notes = [];
-  if (!ledger.pays_money) notes.push("An arena table plays for points: no money moved, and its ledger lists chips.");
+  if (!ledger.pays_money) notes.push("An arena table plays for points: no money moves, so its ledger has only the places.");
   if (ledger.status === "running" || ledger.status === "paused") {
     notes.push("The game is still being played: chips on the table count as if cashed out now.");
   }
