@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.ui.conftest import Room
 from tests.ui.kit import Account, ready, unique_name, visit
-from tests.ui.stats_kit import three_hands
+from tests.ui.played_hands import three_hands
 
 pytestmark = pytest.mark.slow
 

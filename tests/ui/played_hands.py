@@ -1,4 +1,5 @@
-"""Hands played fast over the API for the statistics and ledger browser tests."""
+"""Hands played fast over the API for the statistics and ledger browser tests (not a
+``*kit*`` module: the inventory test reads those as every test's helpers)."""
 
 from __future__ import annotations
 
