@@ -34,6 +34,7 @@ from cardroom.web.routes import (
     money,
     notifications,
     pages,
+    statistics,
     table_admin,
     ws,
 )
@@ -156,7 +157,7 @@ def _limit_writes(app: FastAPI, web: WebSettings) -> None:
 
 # Routers that each part of the room adds in its own module (``router`` inside).
 # The pages come last: they serve the browser UI at the paths the API does not use.
-_LAST_ROUTERS = (notifications, histories, bots, pages)
+_LAST_ROUTERS = (notifications, histories, statistics, bots, pages)
 OPTIONAL_ROUTERS = tuple(module.__name__.rpartition(".")[2] for module in _LAST_ROUTERS)
 
 

@@ -102,6 +102,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
         "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
     ),
+    "header | a | Statistics": (
+        "ui/test_ui_statistics.py::test_the_statistics_page_shows_the_servers_figures_and_graph",
+    ),
     "header | a | Lobby": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
@@ -112,6 +115,13 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
     ),
     "header | button | Sign out": ("ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",),
+    # -- ledger --------------------------------------------------------------------------
+    "ledger | a | Download CSV": (
+        "ui/test_ui_ledger.py::test_the_ledger_page_and_its_csv_match_the_server",
+    ),
+    "ledger | a | Skip to content": (
+        "ui/test_ui_ledger.py::test_the_ledger_page_and_its_csv_match_the_server",
+    ),
     # -- notifications -------------------------------------------------------------------
     "notifications | a | Skip to content": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
@@ -316,6 +326,19 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "sign-up | input:text | Name": (
         "ui/test_ui_navigation.py::test_sign_up_and_sign_in_pages_link_to_each_other_and_make_the_account",
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
+    ),
+    # -- stats ---------------------------------------------------------------------------
+    "stats | a | Ledger": (
+        "ui/test_ui_ledger.py::test_the_ledger_page_and_its_csv_match_the_server",
+    ),
+    "stats | a | Skip to content": (
+        "ui/test_ui_statistics.py::test_the_statistics_page_shows_the_servers_figures_and_graph",
+    ),
+    "stats | a | Table #{n}": (
+        "ui/test_ui_statistics.py::test_the_statistics_page_shows_the_servers_figures_and_graph",
+    ),
+    "stats | select | Table": (
+        "ui/test_ui_statistics.py::test_the_statistics_page_shows_the_servers_figures_and_graph",
     ),
     # -- table ---------------------------------------------------------------------------
     "table | a | History": (

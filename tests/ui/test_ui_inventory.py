@@ -266,6 +266,8 @@ def walk_tournament(walk: Walk) -> None:
     walk.look(guest_page, "table", "tournament over", path)
     walk.look(host_page, "game-history", "a game's hands", f"{path}/history")
     walk.look(host_page, "history", "your hands", "/history")
+    walk.look(host_page, "stats", "your statistics", "/stats")
+    walk.look(host_page, "ledger", "a tournament's ledger", f"{path}/ledger")
     walk.look(host_page, "account", "your account", "/account")
 
 

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.slow
 LINKS = {
     "Lobby": "/",
     "History": "/history",
+    "Statistics": "/stats",
     "Notifications": "/notifications",
     "Account": "/account",
 }

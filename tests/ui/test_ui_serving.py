@@ -48,7 +48,8 @@ def test_pages_name_versioned_assets_that_are_cached_for_good(room: Room) -> Non
 
 def test_every_page_is_served_and_an_unknown_file_is_a_404(room: Room) -> None:
     for address in ("/", "/sign-in", "/sign-up", "/account", "/admin", "/history",
-                    "/notifications", "/games/7", "/games/7/history"):  # fmt: skip
+                    "/notifications", "/stats", "/games/7", "/games/7/history",
+                    "/games/7/ledger"):  # fmt: skip
         answer = httpx.get(room.url(address))
         assert answer.status_code == 200, address
         assert answer.text.startswith("<!doctype html>"), address

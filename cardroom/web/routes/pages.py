@@ -76,6 +76,8 @@ PAGES: dict[str, str] = {
     "/games/{game_id}": "table.html",
     "/games/{game_id}/history": "history.html",
     "/invite/{token}": "invite.html",
+    "/games/{game_id}/ledger": "ledger.html",
+    "/stats": "stats.html",
 }
 
 
