@@ -8,6 +8,10 @@ ROOM_STAMP := $(VENV)/.installed-room
 TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The suite runs on this many pytest-xdist workers (one per core here); each worker
+# has its own databases and its own browser-test server. `make pytest WORKERS=0`
+# runs it in one process.
+WORKERS ?= 2
 
 .PHONY: run test install admin lint typecheck pytest clean
 
@@ -51,7 +55,7 @@ typecheck: $(TEST_STAMP)
 pytest: $(TEST_STAMP)
 	scripts/ensure-services
 	scripts/ensure-chromium
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS) --dist loadscope
 
 test: lint typecheck pytest
 

@@ -33,9 +33,21 @@ from cardroom.store.models import Base, LedgerAccount
 POSTGRES_ADMIN_URL = os.environ.get(
     "CARDROOM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )
+UI_TESTS = Path(__file__).resolve().parent / "ui"
 BACKENDS = (
     ("sqlite",) if os.environ.get("CARDROOM_TEST_POSTGRES") == "0" else ("sqlite", "postgresql")
 )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run last, on each worker of ``pytest -n``. Playwright's sync
+    API marks its event loop as running in the main thread between calls for as long
+    as its session-wide driver lives, and ``asyncio.run`` refuses to start under a
+    running loop: a worker that had opened the browser could no longer run the load
+    test's or the server's own ``asyncio.run``. xdist hands out modules in this
+    order, so once a worker reaches the browser tests it gets nothing else."""
+    items.sort(key=lambda item: item.path.is_relative_to(UI_TESTS))
 
 
 @contextmanager

@@ -111,6 +111,14 @@ def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> Json:
     return data
 
 
+def listening(me: WebSocketTestSession) -> None:
+    """Wait until a ``/ws/me`` socket is registered for its user: the server accepts
+    it before it reads the session, so a move made right after the connect can
+    come before the server listens for that user. The pong comes after."""
+    me.send_json({"type": "ping"})
+    assert receive(me) == {"type": "pong"}
+
+
 def silent(ws: WebSocketTestSession, timeout: float = 0.3) -> bool:
     try:
         receive(ws, timeout)

@@ -22,6 +22,7 @@ from tests.web.games_kit import (
     detail,
     heads_up,
     last_seq,
+    listening,
     new_player,
     receive,
     to_act,
@@ -170,6 +171,7 @@ def test_hints_to_the_players_streams_need_no_read(
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     game = heads_up(client, alice, bob)
     with client.websocket_connect(f"/ws/me?token={bob.token}") as me:
+        listening(me)
         mover = to_act(client, game, [alice, bob])
         assert mover is not None
         kinds = detail(client, game, mover)["hand"]["legal"]["actions"]

@@ -28,7 +28,6 @@ from tests.web.kit import PASSWORD, sign_up
 WRONG = "not the password"
 
 
-@pytest.fixture
 def throttled(ctx: ServiceContext) -> FastAPI:
     """The app with the room's real throttle (counts in the database)."""
     room = dataclasses.replace(ctx, login_throttle=DatabaseThrottle(ctx.sessions))
@@ -36,9 +35,12 @@ def throttled(ctx: ServiceContext) -> FastAPI:
 
 
 @pytest.fixture
-def browsers(throttled: FastAPI) -> Iterator[tuple[TestClient, TestClient]]:
-    """The owner's browser and the attacker's: two cookie jars, one address."""
-    with TestClient(throttled) as owner, TestClient(throttled) as attacker:
+def browsers(ctx: ServiceContext) -> Iterator[tuple[TestClient, TestClient]]:
+    """The owner's browser and the attacker's: two cookie jars, one address, one
+    database (so one throttle). Each has its own app, as two server processes would:
+    one app's lifespan entered twice, on two event loops, made the second stop wait
+    5 s for the first loop's tasks."""
+    with TestClient(throttled(ctx)) as owner, TestClient(throttled(ctx)) as attacker:
         yield owner, attacker
 
 

@@ -26,6 +26,7 @@ from tests.web.games_kit import (
     create_game,
     heads_up,
     last_seq,
+    listening,
     new_player,
     receive,
     silent,
@@ -160,6 +161,7 @@ def test_ws_me_gets_hints_and_notices(client: TestClient) -> None:
     user's own stream as a ``notification``, beside the ``games_changed`` hints."""
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     with client.websocket_connect(f"/ws/me?token={alice.token}") as me:
+        listening(me)
         game = create_game(client, alice)
         assert receive(me) == {"type": "games_changed", "game_id": game}
         joined = client.post(f"/api/games/{game}/join", json={}, headers=bob.auth)
