@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 CLOCK_MAX_SLEEP = 1.0
 DELIVERIES_MAX_SLEEP = 5.0
 STOP_TIMEOUT_SECONDS = 5.0
-NOTIFICATIONS_MODULE = "cardroom.service.notifications"
+NOTIFICATIONS_MODULE = "cardroom.service.notices.deliver"
 EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
 
 
