@@ -15,18 +15,6 @@ import cardroom
 PACKAGE = Path(cardroom.__file__).parent
 ROUTES = PACKAGE / "web" / "routes"
 
-# Files that still load a module of the room by name, each with the step that ends
-# it. An entry here is a known debt, not a pass: it is listed in docs/architecture.md.
-IMPORTLIB_STILL = {
-    # The notice deliveries' loop reaches back down into the service by name; it
-    # goes when the loops move to service/clock (REDESIGN.md, order of work, step 4).
-    "web/live.py",
-    # ``simulate --tournament/--cash`` delegates to table_simulate by name, and
-    # table_simulate imports the CLI's error: both go when the argparse and output
-    # half of table_simulate moves into the CLI (REDESIGN.md, section 8, item 6).
-    "cli/simulate_cmd.py",
-}
-
 
 def _python_files(root: Path) -> Iterator[Path]:
     yield from sorted(p for p in root.rglob("*.py") if "migrations" not in p.parts)
@@ -69,15 +57,8 @@ def test_the_routes_never_open_a_transaction() -> None:
 
 def test_nothing_loads_the_rooms_own_modules_through_importlib() -> None:
     used = {
-        name: lines
+        str(path.relative_to(PACKAGE)): lines
         for path in _python_files(PACKAGE)
         if (lines := _uses_importlib(path))
-        and (name := str(path.relative_to(PACKAGE))) not in IMPORTLIB_STILL
     }
     assert used == {}, "import the module by name instead (plain imports draw the graph)"
-
-
-def test_the_debts_listed_are_still_debts() -> None:
-    """An entry of ``IMPORTLIB_STILL`` whose file no longer needs it must go."""
-    paid = [name for name in IMPORTLIB_STILL if not _uses_importlib(PACKAGE / name)]
-    assert paid == []
