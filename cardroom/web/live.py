@@ -259,6 +259,10 @@ class Live:
         for watcher in list(self.users.get(user_id, ())):
             watcher.push(message)
 
+    def push_user_soon(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """``push_user`` from any thread (the fan-out publishes after a commit)."""
+        self._threadsafe(self.push_user, user_id, message)
+
     def end_sessions(self, user_id: int, message: Mapping[str, Any]) -> None:
         """After a commit that ended sessions of ``user_id`` (any thread; it may
         block on the database to publish): their sockets close here and in every
