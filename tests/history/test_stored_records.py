@@ -22,7 +22,7 @@ from cardroom.service import game_views, histories
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound
-from cardroom.service.game_tx import DECK_COMMITTED
+from cardroom.service.hand_rows import DECK_COMMITTED
 from cardroom.store.models import AdminAction, GameEvent, HandPlayer
 from cardroom.store.models import HandRecord as HandRow
 from tests.history.storedkit import Room, stored_room
