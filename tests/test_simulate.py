@@ -299,6 +299,25 @@ def test_cli_progress_bar_on_a_terminal(
 
 
 @pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--cash", "--hands", "40"], "A cash game under house rules (seed 2): 40 hands"),
+        (["--tournament", "--players", "3"], "Tournament of 3 bots under house rules (seed 2)"),
+    ],
+)
+def test_cli_table_games_show_a_progress_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    said: str,
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run_cli(capsys, *argv, "--seed", "2")
+    assert code == 0
+    assert said in out
+
+
+@pytest.mark.parametrize(
     ("argv", "sentence"),
     [
         (["--players", "1"], "A hand needs 2 to 10 players, not 1."),

@@ -15,7 +15,8 @@ import argparse
 import json
 import secrets
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from cardroom.cli.errors import CommandError
 from cardroom.rules import PRESETS, RulesError, preset
@@ -24,6 +25,8 @@ from cardroom.table_simulate import SimulationRefused, play_cash, play_tournamen
 
 DEFAULT_HANDS = 1000
 DEFAULT_CASH_HANDS = 1000
+
+T = TypeVar("T")
 
 
 def register(subparsers: Any) -> None:
@@ -75,6 +78,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _with_progress_bar(hands: int, args: argparse.Namespace) -> SimulationReport:
+    return _with_hands_bar(
+        "Playing hands",
+        hands,
+        lambda progress: simulate(
+            hands,
+            args.players,
+            args.seed,
+            args.preset,
+            progress=progress,
+            progress_every=max(1, min(1000, hands // 100)),
+        ),
+    )
+
+
+def _with_hands_bar(label: str, total: int, play: Callable[[Callable[[int], None]], T]) -> T:
+    """``play(progress)`` under a terminal bar of hands played out of ``total``, with
+    the time left; ``progress(done)`` moves it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = (
@@ -84,15 +104,8 @@ def _with_progress_bar(hands: int, args: argparse.Namespace) -> SimulationReport
         TimeRemainingColumn(),
     )
     with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("Playing hands", total=hands)
-        return simulate(
-            hands,
-            args.players,
-            args.seed,
-            args.preset,
-            progress=lambda done: bar.update(task, completed=done),
-            progress_every=max(1, min(1000, hands // 100)),
-        )
+        task = bar.add_task(label, total=total)
+        return play(lambda done: bar.update(task, completed=done))
 
 
 def summary(report: SimulationReport, players: int, preset_name: str, seed: int) -> str:
@@ -184,23 +197,11 @@ def _run_cash(args: argparse.Namespace) -> int:
     if args.json or not sys.stdout.isatty():
         report = play_cash(preset_name, players, hands, seed)
     else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        columns = (
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
+        report = _with_hands_bar(
+            "Dealing hands",
+            hands,
+            lambda progress: play_cash(preset_name, players, hands, seed, progress=progress),
         )
-        with Progress(*columns, transient=True) as bar:
-            task = bar.add_task("Dealing hands", total=hands)
-            report = play_cash(
-                preset_name,
-                players,
-                hands,
-                seed,
-                progress=lambda done: bar.update(task, completed=done),
-            )
     if args.json:
         print(json.dumps(report))
     else:
