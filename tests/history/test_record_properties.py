@@ -109,7 +109,7 @@ def _action_of(hand: Hand, event: PlayerActed) -> Action:
 
 
 def record_hand(hand: Hand, number: int, seat_count: int) -> HandRecord:
-    """The record the server would build for ``hand`` (histories._stored)."""
+    """The record the server would build for ``hand`` (stored_hands.stored_hand)."""
     acted = sum(1 for e in hand.events if isinstance(e, PlayerActed))
     times = [START + timedelta(seconds=7 * k + 1) for k in range(acted)]
     salts = tuple(bytes([number % 256, k]) * 16 for k in range(52))
