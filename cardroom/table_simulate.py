@@ -1,7 +1,6 @@
-"""Whole games of bots at a table: ``cardroom simulate --tournament`` and ``--cash``.
-
-    $ cardroom simulate --tournament --players 6 --seed 1
-    $ cardroom simulate --cash --hands 500 --seed 1 --json
+"""Whole games of bots at a table, for ``cardroom simulate --tournament`` and ``--cash``
+(``cardroom.cli.simulate_cmd`` reads the command line and words the reports; this is
+the simulation only, and imports nothing from the CLI).
 
 Bots pick random legal actions; the clock, the cards and every random choice come from
 one seeded source, so a seed replays the same game. The table is driven exactly as the
@@ -13,9 +12,6 @@ entrants' buy-ins. The exit code is 1 if that fails.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -48,9 +44,12 @@ BUY_IN = 1000  # $10.00, or 1,000 points at arena tables
 ARENA_BLINDS = (10, 20)
 TOURNAMENT_SCHEDULE = BlindSchedule.by_hands(10, 50)
 MAX_TOURNAMENT_HANDS = 100_000
-DEFAULT_CASH_HANDS = 1000
 SECONDS_PER_ACTION = 5.0
 GRANT = 20 * BUY_IN  # starting balance of each cash player, and an admin grant
+
+
+class SimulationRefused(ValueError):
+    """The game asked for cannot be played under these rules (the sentence says why)."""
 
 
 def bot_action(legal: LegalActions, source: RandomSource) -> Action:
@@ -130,7 +129,7 @@ class Session:
 def tournament_config(preset_name: str, players: int) -> TableConfig:
     rules = preset(preset_name)
     if Format.TOURNAMENT not in rules.formats:
-        raise _refusal(f"{preset_name} rules have no tournaments.")
+        raise SimulationRefused(f"{preset_name} rules have no tournaments.")
     arena = rules.big_blind_divisor is None
     return TableConfig.create(
         Format.TOURNAMENT,
@@ -189,56 +188,6 @@ def play_tournament(
     }
 
 
-def run_tournament(args: argparse.Namespace) -> int:
-    players, seed, preset_name = _common(args)
-    if args.json or not sys.stdout.isatty():
-        report = play_tournament(preset_name, players, seed)
-    else:
-        report = _tournament_with_progress(preset_name, players, seed)
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(tournament_summary(report))
-    return 0 if report["conserved"] else 1
-
-
-def _tournament_with_progress(preset_name: str, players: int, seed: int) -> dict[str, Any]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[hands]} hands"),
-    )
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("Players out", total=players - 1, hands=0)
-        return play_tournament(
-            preset_name,
-            players,
-            seed,
-            progress=lambda out, hands: bar.update(task, completed=out, hands=hands),
-        )
-
-
-def tournament_summary(report: dict[str, Any]) -> str:
-    unit = report["chip_unit"]
-    lines = [
-        f"Tournament of {report['players']} bots under {report['preset']} rules "
-        f"(seed {report['seed']}): {report['hands']:,} hands, "
-        f"{report['blind_levels']} blind increases, "
-        f"final blinds {report['final_blinds'][0]}/{report['final_blinds'][1]}.",
-        "Finishing order:",
-    ]
-    for row in report["places"]:
-        prize = f"  prize {_money(row['prize'])}" if unit == "cent" and row["prize"] else ""
-        lines.append(f"  {_ordinal(row['place']):>5}  player {row['player']}{prize}")
-    if not report["finished"]:
-        lines.append(f"Stopped after {report['hands']:,} hands without a winner.")
-    lines.append(_conservation(report["conserved"]))
-    return "\n".join(lines)
-
-
 # ----------------------------------------------------------------------- cash
 
 
@@ -249,7 +198,7 @@ def cash_config(preset_name: str, seats: int) -> TableConfig:
     elif Format.PER_HAND in rules.formats:
         fmt = Format.PER_HAND
     else:
-        raise _refusal(f"{preset_name} rules have no cash games.")
+        raise SimulationRefused(f"{preset_name} rules have no cash games.")
     return TableConfig.create(fmt, rules, buy_in=BUY_IN, seat_count=seats)
 
 
@@ -361,76 +310,3 @@ def _try(
         session.apply(command(*args, **kwargs))
     except TableError:
         session.counts["refused"] += 1
-
-
-def run_cash(args: argparse.Namespace) -> int:
-    players, seed, preset_name = _common(args)
-    hands = DEFAULT_CASH_HANDS if args.hands is None else args.hands
-    if args.json or not sys.stdout.isatty():
-        report = play_cash(preset_name, players, hands, seed)
-    else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-        columns = (
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-        )
-        with Progress(*columns, transient=True) as bar:
-            task = bar.add_task("Dealing hands", total=hands)
-            report = play_cash(
-                preset_name,
-                players,
-                hands,
-                seed,
-                progress=lambda done: bar.update(task, completed=done),
-            )
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(cash_summary(report))
-    return 0 if report["conserved"] else 1
-
-
-def cash_summary(report: dict[str, Any]) -> str:
-    what = "per-hand table" if report["format"] == "per_hand" else "cash game"
-    return (
-        f"A {what} under {report['preset']} rules (seed {report['seed']}): "
-        f"{report['hands']:,} hands, {report['joins']} joins, {report['leaves']} players "
-        f"left ({report['cashed_out_for_timeouts']} after three timeouts), "
-        f"{report['rebuys']} rebuys, {report['timeouts']} clock timeouts, "
-        f"{report['pauses']} pauses for lack of players, {report['grants']} grants.\n"
-        f"Balances plus the table's chips: {_money(report['money'])}. "
-        + _conservation(report["conserved"])
-    )
-
-
-# -------------------------------------------------------------------- helpers
-
-
-def _common(args: argparse.Namespace) -> tuple[int, int, str]:
-    players = int(getattr(args, "players", None) or 6)
-    if not 2 <= players <= 10:
-        raise _refusal(f"A table seats 2 to 10 players, not {players}.")
-    seed = int(getattr(args, "seed", None) or 0)
-    return players, seed, str(getattr(args, "preset", None) or "house")
-
-
-def _refusal(sentence: str) -> Exception:
-    from cardroom.cli import CommandError
-
-    return CommandError(sentence)
-
-
-def _money(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _conservation(ok: bool) -> str:
-    return "Money and chips were conserved." if ok else "MONEY OR CHIPS WERE NOT CONSERVED."

@@ -28,7 +28,8 @@ from cardroom.service.context import ServiceContext
 from cardroom.store import migrate
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.ledger import HOUSE
-from cardroom.store.models import Base, LedgerAccount
+from cardroom.store.models import LedgerAccount
+from cardroom.store.schema import metadata
 
 POSTGRES_ADMIN_URL = os.environ.get(
     "CARDROOM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -108,7 +109,7 @@ def wipe(engine: Engine) -> None:
     """Every table back to its state just after the migrations: empty, but for the
     house account at zero."""
     with engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
+        for table in reversed(metadata.sorted_tables):
             if table is LedgerAccount.__table__:
                 connection.execute(delete(table).where(table.c.name != HOUSE))
                 connection.execute(update(table).values(balance_cents=0))
@@ -134,7 +135,7 @@ def snapshot(engine: Engine) -> dict[str, list[str]]:
     with engine.connect() as connection:
         return {
             table.name: sorted(repr(tuple(row)) for row in connection.execute(select(table)))
-            for table in Base.metadata.sorted_tables
+            for table in metadata.sorted_tables
         }
 
 

@@ -1,8 +1,9 @@
 """The fence around the import graph that import-linter cannot draw (its contracts,
 in pyproject.toml, run in ``make lint``): the HTTP routes never open a transaction
-(``ctx.transaction()`` stays in the service), and nothing in the package loads its
-own modules through ``importlib`` (plain imports, so the graph above is the whole
-graph). docs/architecture.md draws the layers."""
+(``ctx.transaction()`` stays in the service), nothing in the package loads its own
+modules through ``importlib`` (plain imports, so the graph is the whole graph), and
+there is no import circle anywhere in the package, counting the imports inside
+functions and under ``TYPE_CHECKING``. docs/architecture.md draws the layers."""
 
 from __future__ import annotations
 
@@ -14,18 +15,6 @@ import cardroom
 
 PACKAGE = Path(cardroom.__file__).parent
 ROUTES = PACKAGE / "web" / "routes"
-
-# Files that still load a module of the room by name, each with the step that ends
-# it. An entry here is a known debt, not a pass: it is listed in docs/architecture.md.
-IMPORTLIB_STILL = {
-    # The notice deliveries' loop reaches back down into the service by name; it
-    # goes when the loops move to service/clock (REDESIGN.md, order of work, step 4).
-    "web/live.py",
-    # ``simulate --tournament/--cash`` delegates to table_simulate by name, and
-    # table_simulate imports the CLI's error: both go when the argparse and output
-    # half of table_simulate moves into the CLI (REDESIGN.md, section 8, item 6).
-    "cli/simulate_cmd.py",
-}
 
 
 def _python_files(root: Path) -> Iterator[Path]:
@@ -69,15 +58,72 @@ def test_the_routes_never_open_a_transaction() -> None:
 
 def test_nothing_loads_the_rooms_own_modules_through_importlib() -> None:
     used = {
-        name: lines
+        str(path.relative_to(PACKAGE)): lines
         for path in _python_files(PACKAGE)
         if (lines := _uses_importlib(path))
-        and (name := str(path.relative_to(PACKAGE))) not in IMPORTLIB_STILL
     }
     assert used == {}, "import the module by name instead (plain imports draw the graph)"
 
 
-def test_the_debts_listed_are_still_debts() -> None:
-    """An entry of ``IMPORTLIB_STILL`` whose file no longer needs it must go."""
-    paid = [name for name in IMPORTLIB_STILL if not _uses_importlib(PACKAGE / name)]
-    assert paid == []
+def _module_name(path: Path) -> str:
+    parts = ("cardroom", *path.relative_to(PACKAGE).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports_of(path: Path, modules: set[str]) -> set[str]:
+    """The room's modules that ``path`` imports, wherever the import stands: at the
+    top, inside a function (a lazy import), or under ``if TYPE_CHECKING`` (a type
+    that needs the other module is a dependency, if not at run time). ``from p
+    import m`` names the module ``p.m`` when there is one, else ``p`` itself."""
+    tree = ast.parse(path.read_text(), str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in modules else node.module)
+    return {name for name in found if name in modules}
+
+
+def import_circles(root: Path) -> list[list[str]]:
+    """Every circle among the modules under ``root``: the strongly connected parts of
+    the import graph with more than one module, or a module that imports itself."""
+    paths = {_module_name(path): path for path in _python_files(root)}
+    graph = {name: _imports_of(path, set(paths)) for name, path in paths.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(name: str) -> None:  # Tarjan's strongly connected components
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        on_stack.add(name)
+        for other in sorted(graph[name]):
+            if other not in index:
+                visit(other)
+                low[name] = min(low[name], low[other])
+            elif other in on_stack:
+                low[name] = min(low[name], index[other])
+        if low[name] == index[name]:
+            part: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part.append(member)
+                if member == name:
+                    break
+            if len(part) > 1 or name in graph[name]:
+                circles.append(sorted(part))
+
+    for name in sorted(graph):
+        if name not in index:
+            visit(name)
+    return circles
+
+
+def test_there_is_no_import_circle_anywhere_in_the_package() -> None:
+    assert import_circles(PACKAGE) == [], "a module imports one that imports it back"

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
-import types
 from collections import Counter
 from typing import Any
 
@@ -301,6 +299,25 @@ def test_cli_progress_bar_on_a_terminal(
 
 
 @pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--cash", "--hands", "40"], "A cash game under house rules (seed 2): 40 hands"),
+        (["--tournament", "--players", "3"], "Tournament of 3 bots under house rules (seed 2)"),
+    ],
+)
+def test_cli_table_games_show_a_progress_bar_on_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    said: str,
+) -> None:
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    code, out, _ = run_cli(capsys, *argv, "--seed", "2")
+    assert code == 0
+    assert said in out
+
+
+@pytest.mark.parametrize(
     ("argv", "sentence"),
     [
         (["--players", "1"], "A hand needs 2 to 10 players, not 1."),
@@ -320,51 +337,33 @@ def test_cli_refuses_bad_input_with_a_sentence(
     assert err == f"cardroom: {sentence}\n"
 
 
-@pytest.mark.parametrize(
-    ("flag", "function"), [("--tournament", "run_tournament"), ("--cash", "run_cash")]
-)
-def test_cli_delegates_table_games(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    flag: str,
-    function: str,
-) -> None:
-    calls: list[tuple[str, Any]] = []
-
-    def run_tournament(args: Any) -> None:
-        calls.append(("run_tournament", args))
-
-    def run_cash(args: Any) -> int:
-        calls.append(("run_cash", args))
-        return 3
-
-    fake = types.ModuleType("cardroom.table_simulate")
-    setattr(fake, "run_tournament", run_tournament)  # noqa: B010
-    setattr(fake, "run_cash", run_cash)  # noqa: B010
-    monkeypatch.setitem(sys.modules, "cardroom.table_simulate", fake)
-    code, _, _ = run_cli(capsys, flag, "--players", "4", "--seed", "5", "--preset", "arena")
-    assert [name for name, _ in calls] == [function]
-    args = calls[0][1]
-    given = (args.players, args.seed, args.preset, args.hands, args.json)
-    assert given == (4, 5, "arena", None, False)
-    assert code == (3 if flag == "--cash" else 0)
-
-
 @pytest.mark.parametrize("flag", ["--tournament", "--cash"])
-def test_cli_says_when_table_games_are_not_available(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], flag: str
+def test_cli_plays_table_games_with_the_arguments_given(
+    capsys: pytest.CaptureFixture[str], flag: str
 ) -> None:
-    real_import = importlib.import_module
+    argv = [flag, "--players", "4", "--seed", "5", "--preset", "legacy", "--json"]
+    code, out, err = run_cli(capsys, *argv, *(["--hands", "30"] if flag == "--cash" else []))
+    report = json.loads(out)
+    assert (code, err) == (0, "")
+    assert (report["seed"], report["preset"], report["conserved"]) == (5, "legacy", True)
+    if flag == "--tournament":
+        assert report["players"] == 4 and len(report["places"]) == 4
+    else:
+        assert report["hands"] == 30
 
-    def import_module(name: str, package: str | None = None) -> types.ModuleType:
-        if name == "cardroom.table_simulate":
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real_import(name, package)
 
-    monkeypatch.setattr(importlib, "import_module", import_module)
-    code, _, err = run_cli(capsys, flag)
-    assert code == 2
-    assert err == f"cardroom: simulate {flag} is not available yet.\n"
+@pytest.mark.parametrize(
+    ("argv", "sentence"),
+    [
+        (["--tournament", "--preset", "standard"], "standard rules have no tournaments."),
+        (["--cash", "--preset", "arena"], "arena rules have no cash games."),
+    ],
+)
+def test_cli_says_which_table_games_the_rules_have(
+    capsys: pytest.CaptureFixture[str], argv: list[str], sentence: str
+) -> None:
+    code, out, err = run_cli(capsys, *argv)
+    assert (code, out, err) == (2, "", f"cardroom: {sentence}\n")
 
 
 def test_cli_tournament_and_cash_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:

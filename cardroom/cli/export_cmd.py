@@ -19,8 +19,8 @@ from typing import Any
 
 from cardroom.cli.db_cmd import add_database_option, open_room
 from cardroom.cli.errors import CommandError
-from cardroom.service import histories
-from cardroom.service.histories import ExportFormat
+from cardroom.service import hand_exports
+from cardroom.service.hand_exports import ExportFormat
 
 FORMAT_NAMES = {ExportFormat.PHH: "PHH", ExportFormat.POKERSTARS: "PokerStars text"}
 
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     if output is not None and output.is_dir():
         raise CommandError(f"{output} is a folder; give a file name.")
     with open_room(args) as ctx:
-        player_id = None if args.player is None else histories.player_named(ctx, args.player)
-        export = histories.game_export(
+        player_id = None if args.player is None else hand_exports.player_named(ctx, args.player)
+        export = hand_exports.game_export(
             ctx, game_id, args.format, player_id=player_id, full=args.admin, player_name=args.player
         )
     if output is None:

@@ -4,24 +4,29 @@
     {"hands": 10000, "seconds": 4.1, "hands_per_s": 2400.0, "showdown_rate": 0.73, ...}
 
 Without ``--json`` it shows a progress bar on a terminal and a short summary. With
-``--tournament`` or ``--cash`` it plays whole games at a table instead (through
-``cardroom.table_simulate``). The exit code is 1 if chips were not conserved.
+``--tournament`` or ``--cash`` it plays whole games at a table instead
+(``cardroom.table_simulate`` plays them; this reads the arguments and words the
+report). The exit code is 1 if chips were not conserved.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import secrets
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from cardroom.cli.errors import CommandError
 from cardroom.rules import PRESETS, RulesError, preset
 from cardroom.simulate import SimulationReport, simulate
+from cardroom.table_simulate import SimulationRefused, play_cash, play_tournament
 
 DEFAULT_HANDS = 1000
+DEFAULT_CASH_HANDS = 1000
+
+T = TypeVar("T")
 
 
 def register(subparsers: Any) -> None:
@@ -57,9 +62,9 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None:
         args.seed = secrets.randbelow(2**32)
     if args.tournament:
-        return _delegate("run_tournament", "--tournament", args)
+        return run_tournament(args)
     if args.cash:
-        return _delegate("run_cash", "--cash", args)
+        return run_cash(args)
     hands = DEFAULT_HANDS if args.hands is None else args.hands
     if args.json or not sys.stdout.isatty():
         report = simulate(hands, args.players, args.seed, args.preset)
@@ -73,6 +78,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _with_progress_bar(hands: int, args: argparse.Namespace) -> SimulationReport:
+    return _with_hands_bar(
+        "Playing hands",
+        hands,
+        lambda progress: simulate(
+            hands,
+            args.players,
+            args.seed,
+            args.preset,
+            progress=progress,
+            progress_every=max(1, min(1000, hands // 100)),
+        ),
+    )
+
+
+def _with_hands_bar(label: str, total: int, play: Callable[[Callable[[int], None]], T]) -> T:
+    """``play(progress)`` under a terminal bar of hands played out of ``total``, with
+    the time left; ``progress(done)`` moves it."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = (
@@ -82,15 +104,8 @@ def _with_progress_bar(hands: int, args: argparse.Namespace) -> SimulationReport
         TimeRemainingColumn(),
     )
     with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("Playing hands", total=hands)
-        return simulate(
-            hands,
-            args.players,
-            args.seed,
-            args.preset,
-            progress=lambda done: bar.update(task, completed=done),
-            progress_every=max(1, min(1000, hands // 100)),
-        )
+        task = bar.add_task(label, total=total)
+        return play(lambda done: bar.update(task, completed=done))
 
 
 def summary(report: SimulationReport, players: int, preset_name: str, seed: int) -> str:
@@ -107,11 +122,122 @@ def summary(report: SimulationReport, players: int, preset_name: str, seed: int)
     )
 
 
-def _delegate(function: str, flag: str, args: argparse.Namespace) -> int:
+# ------------------------------------------------------------ games at a table
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """``--tournament``: one tournament of bots to a winner."""
     try:
-        module = importlib.import_module("cardroom.table_simulate")
-    except ModuleNotFoundError as exc:
-        if exc.name != "cardroom.table_simulate":
-            raise
-        raise CommandError(f"simulate {flag} is not available yet.") from None
-    return int(getattr(module, function)(args) or 0)
+        return _run_tournament(args)
+    except SimulationRefused as refused:
+        raise CommandError(str(refused)) from None
+
+
+def run_cash(args: argparse.Namespace) -> int:
+    """``--cash``: a cash session of bots coming and going."""
+    try:
+        return _run_cash(args)
+    except SimulationRefused as refused:
+        raise CommandError(str(refused)) from None
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    players, seed, preset_name = _common(args)
+    if args.json or not sys.stdout.isatty():
+        report = play_tournament(preset_name, players, seed)
+    else:
+        report = _tournament_with_progress(preset_name, players, seed)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(tournament_summary(report))
+    return 0 if report["conserved"] else 1
+
+
+def _tournament_with_progress(preset_name: str, players: int, seed: int) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[hands]} hands"),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("Players out", total=players - 1, hands=0)
+        return play_tournament(
+            preset_name,
+            players,
+            seed,
+            progress=lambda out, hands: bar.update(task, completed=out, hands=hands),
+        )
+
+
+def tournament_summary(report: dict[str, Any]) -> str:
+    unit = report["chip_unit"]
+    lines = [
+        f"Tournament of {report['players']} bots under {report['preset']} rules "
+        f"(seed {report['seed']}): {report['hands']:,} hands, "
+        f"{report['blind_levels']} blind increases, "
+        f"final blinds {report['final_blinds'][0]}/{report['final_blinds'][1]}.",
+        "Finishing order:",
+    ]
+    for row in report["places"]:
+        prize = f"  prize {_money(row['prize'])}" if unit == "cent" and row["prize"] else ""
+        lines.append(f"  {_ordinal(row['place']):>5}  player {row['player']}{prize}")
+    if not report["finished"]:
+        lines.append(f"Stopped after {report['hands']:,} hands without a winner.")
+    lines.append(_conservation(report["conserved"]))
+    return "\n".join(lines)
+
+
+def _run_cash(args: argparse.Namespace) -> int:
+    players, seed, preset_name = _common(args)
+    hands = DEFAULT_CASH_HANDS if args.hands is None else args.hands
+    if args.json or not sys.stdout.isatty():
+        report = play_cash(preset_name, players, hands, seed)
+    else:
+        report = _with_hands_bar(
+            "Dealing hands",
+            hands,
+            lambda progress: play_cash(preset_name, players, hands, seed, progress=progress),
+        )
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(cash_summary(report))
+    return 0 if report["conserved"] else 1
+
+
+def cash_summary(report: dict[str, Any]) -> str:
+    what = "per-hand table" if report["format"] == "per_hand" else "cash game"
+    return (
+        f"A {what} under {report['preset']} rules (seed {report['seed']}): "
+        f"{report['hands']:,} hands, {report['joins']} joins, {report['leaves']} players "
+        f"left ({report['cashed_out_for_timeouts']} after three timeouts), "
+        f"{report['rebuys']} rebuys, {report['timeouts']} clock timeouts, "
+        f"{report['pauses']} pauses for lack of players, {report['grants']} grants.\n"
+        f"Balances plus the table's chips: {_money(report['money'])}. "
+        + _conservation(report["conserved"])
+    )
+
+
+def _common(args: argparse.Namespace) -> tuple[int, int, str]:
+    players = int(getattr(args, "players", None) or 6)
+    if not 2 <= players <= 10:
+        raise CommandError(f"A table seats 2 to 10 players, not {players}.")
+    seed = int(getattr(args, "seed", None) or 0)
+    return players, seed, str(getattr(args, "preset", None) or "house")
+
+
+def _money(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _conservation(ok: bool) -> str:
+    return "Money and chips were conserved." if ok else "MONEY OR CHIPS WERE NOT CONSERVED."

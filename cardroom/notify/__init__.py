@@ -1,6 +1,6 @@
 """Telling players what happened while they were away: the channels and their
 messages. What to say to whom, and when, is decided by
-``cardroom.service.notifications``; this package only speaks the protocols.
+``cardroom.service.notices``; this package only speaks the protocols.
 
 | module | what is in it |
 |---|---|

@@ -2,7 +2,7 @@
 for several notices, sent by Web Push to each of a player's browsers or by email.
 
 This is the I/O and nothing else: the service layer decides who gets what and when
-(``cardroom.service.notifications``), and calls these with no transaction open.
+(``cardroom.service.notices.deliver``), and calls these with no transaction open.
 """
 
 from __future__ import annotations

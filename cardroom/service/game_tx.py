@@ -6,17 +6,18 @@ SQLite's ``BEGIN IMMEDIATE`` has already serialised the transaction) and loads i
 that follows from it:
 
 - the table's money records move money through the ledger (buy-ins, rebuys, refunds,
-  cash-outs, per-hand buy-ins and settlements, prizes);
+  cash-outs, per-hand buy-ins and settlements, prizes: ``game_money``);
 - a newly dealt hand gets its ``hands`` row (deck, setup, the deck's commitment and
   its secret salts), whose id the game's row keeps (``games.hand_id``), and a
   ``hand_players`` row per player dealt in, and a ``DeckCommitted`` record with the
   commitment's root goes out right after ``HandDealt``, before any card; a command on
   the running hand takes its row's id from the game's row, not from a read of
-  ``hands``; a finished hand gets its final state;
+  ``hands``; a finished hand gets its final state (``hand_rows``);
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
-``save`` writes the table back, bumps the version, numbers the events on from the
+The game's row is locked, read and written through Core (``game_rows``). ``save``
+writes the table back, bumps the version, numbers the events on from the
 row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step
 and returns the events it stored. What follows from them (the game's deadlines, the
 notices) is not the unit of work's business: the command pipeline's reactions
@@ -30,34 +31,31 @@ Table times are seconds since the game was created (``schedule.seconds_of``).
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, load_only, make_transient_to_detached
-from sqlalchemy.orm.util import identity_key
+from sqlalchemy.orm import Session
 
 from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
-from cardroom.hand import Hand
-from cardroom.history import fairness
 from cardroom.rules import Format
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
-    GameNotFound,
     IdempotencyKeyReused,
     StaleVersion,
     TooManyWaitingGames,
     translated,
 )
+from cardroom.service.game_money import move_money
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
-from cardroom.service.money import pay
+from cardroom.service.game_rows import lock_game, status_of, write_game
+from cardroom.service.hand_rows import DECK_COMMITTED, hand_row, new_hand_row
 from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
@@ -67,11 +65,9 @@ from cardroom.store.models import (
     GameEvent,
     GamePlayer,
     GameStatus,
-    HandPlayer,
     HandRecord,
     IdempotencyKey,
     LedgerAccount,
-    TransferKind,
 )
 from cardroom.table import (
     Table,
@@ -81,122 +77,11 @@ from cardroom.table import (
     table_from_dict,
     table_to_dict,
 )
-from cardroom.table.events import (
-    BoughtIn,
-    BuyInRefunded,
-    CashedOut,
-    HandBoughtIn,
-    HandDealt,
-    HandFinished,
-    HandSettled,
-    PlayerLeft,
-    PrizePaid,
-    Rebought,
-    table_event_to_dict,
-)
+from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_event_to_dict
 
 log = logging.getLogger(__name__)
 
-# Which transfer each money record makes (the sign of its balance_change says which
-# way: a debit goes from the player to the game).
-_TRANSFER_KINDS: dict[type[TableEvent], TransferKind] = {
-    BoughtIn: TransferKind.BUY_IN,
-    Rebought: TransferKind.REBUY,
-    HandBoughtIn: TransferKind.SETTLEMENT,
-    BuyInRefunded: TransferKind.REFUND,
-    CashedOut: TransferKind.CASH_OUT,
-    HandSettled: TransferKind.SETTLEMENT,
-    PrizePaid: TransferKind.PRIZE,
-}
-
-
 _INSERT_EVENTS = cast(SqlTable, GameEvent.__table__).insert()
-
-# The room's record of a hand's deck commitment: ``{"number": n, "root": hex}``. It
-# follows ``HandDealt`` and comes before the hand's first card; every viewer gets it.
-DECK_COMMITTED = "DeckCommitted"
-
-
-def status_of(table: Table) -> GameStatus:
-    if table.status is TableStatus.WAITING:
-        return GameStatus.WAITING
-    if table.status is TableStatus.FINISHED:
-        return GameStatus.FINISHED
-    if table.status is TableStatus.CANCELLED:
-        return GameStatus.CANCELLED
-    if table.held or table.short_of_players:
-        return GameStatus.PAUSED
-    return GameStatus.RUNNING
-
-
-# The game's row goes through Core, not the unit of work: read under the lock by one
-# pre-built statement, written back by ``save`` with one pre-built UPDATE. Through
-# the ORM the row cost every command an identity-map refresh (``populate_existing``),
-# change tracking and a unit-of-work flush of its own: a command's CPU went from 6.6
-# to 5.5 ms without them (benchmarks/command_path.py, SQLite). The columns' types are
-# the model's, so ``state`` is decoded and encoded exactly as the ORM did (the same
-# stored JSON).
-#
-# ``GameTx.game`` stays a ``Game``, the type its callers (the lobby, the clock, the
-# notices, ``host_or_admin``) already take, but one the session never holds: built
-# from the locked row and detached, so setting its attributes writes nothing and only
-# ``save``'s UPDATE does. A ``session.get(Game, id)`` later in the transaction loads
-# the row afresh, after that UPDATE; ``session.refresh`` cannot reach it (see
-# ``GameTx.reread``).
-_GAMES = cast(SqlTable, Game.__table__)
-# ``FOR UPDATE`` serialises commands on PostgreSQL; SQLite's dialect leaves it out
-# (``BEGIN IMMEDIATE`` has serialised the whole transaction already).
-_LOCK_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("game_id")).with_for_update()
-# Every column a command may change, always all of them: one statement the cache
-# compiles once, and the rarely changed ones (started_at, ended_at, hand_id) cost
-# next to nothing beside ``state``.
-_SAVE_GAME = (
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .values(
-        version=bindparam("new_version", type_=_GAMES.c.version.type),
-        state=bindparam("new_state", type_=_GAMES.c.state.type),
-        status=bindparam("new_status", type_=_GAMES.c.status.type),
-        started_at=bindparam("new_started_at", type_=_GAMES.c.started_at.type),
-        ended_at=bindparam("new_ended_at", type_=_GAMES.c.ended_at.type),
-        last_activity_at=bindparam("new_last_activity_at", type_=_GAMES.c.last_activity_at.type),
-        last_seq=bindparam("new_last_seq", type_=_GAMES.c.last_seq.type),
-        hand_id=bindparam("new_hand_id", type_=_GAMES.c.hand_id.type),
-    )
-)
-
-
-def lock_game(session: Session, game_id: int) -> Game:
-    """The game's row, locked until the transaction ends, as a ``Game`` outside the
-    session's unit of work (written back only by ``write_game``)."""
-    if type(game_id) is not int:
-        raise GameNotFound("There is no such game.")
-    row = session.execute(_LOCK_GAME, {"game_id": game_id}).first()
-    if row is None:
-        raise GameNotFound(f"There is no game {game_id}.")
-    game = Game(**row._mapping)
-    make_transient_to_detached(game)  # a stored row, not a new one to insert
-    return game
-
-
-def write_game(session: Session, game: Game) -> None:
-    """Write back the columns a command changes on a row ``lock_game`` locked."""
-    written = session.execute(
-        _SAVE_GAME,
-        {
-            "game_id": game.id,
-            "new_version": game.version,
-            "new_state": game.state,
-            "new_status": game.status,
-            "new_started_at": game.started_at,
-            "new_ended_at": game.ended_at,
-            "new_last_activity_at": game.last_activity_at,
-            "new_last_seq": game.last_seq,
-            "new_hand_id": game.hand_id,
-        },
-    )
-    # The row is locked and games are never deleted: anything else is a bug.
-    assert written.rowcount == 1, f"game {game.id}: {written.rowcount} rows written"  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -382,7 +267,7 @@ class GameTx:
         ordered: list[TableEvent | Event] = []
         if hand is not None and hand is not before:  # a new hand was dealt
             dealt = next((e for e in events if isinstance(e, HandDealt)), None)
-            row = self._new_hand_row(hand, deck, dealt)
+            row = new_hand_row(self.session, self.game, table, hand, deck, dealt, self.now)
             hand_events = list(hand.events)
             split = next(
                 (i + 1 for i, e in enumerate(events) if isinstance(e, HandDealt)), len(events)
@@ -390,14 +275,24 @@ class GameTx:
             ordered = [*events[:split], *hand_events, *events[split:]]
         else:
             if hand is not None and was_running:
-                row = self._hand_row(table.hands_dealt)
+                row, found = hand_row(self.session, self.game, table, table.hands_dealt)
+                self._hand_id_found = self._hand_id_found or found
                 hand_events = list(hand.events[seen:])
             ordered = [*hand_events, *events]
         if row is not None:
             self._hand = row
         reasons = {e.player: e.reason for e in events if isinstance(e, PlayerLeft)}
         for event in events:
-            self._move_money(event, row, reasons)
+            move_money(
+                self.session,
+                self.account,
+                event,
+                row,
+                reasons,
+                game_id=self.game.id,
+                now=self.now,
+                actor_id=self.actor_id,
+            )
         for item in ordered:
             if isinstance(item, TableEvent):
                 data = table_event_to_dict(item)
@@ -469,112 +364,6 @@ class GameTx:
 
     def balance(self, player: int) -> int:
         return self.balances([player]).get(player, 0)
-
-    def _move_money(
-        self, event: TableEvent, row: HandRecord | None, reasons: dict[int, str]
-    ) -> None:
-        kind = _TRANSFER_KINDS.get(type(event))
-        change = event.balance_change
-        if kind is None or change == 0:
-            return
-        player: int = getattr(event, "player")  # noqa: B009
-        user = ledger.user_account(self.session, player)
-        game = self.account()
-        source, destination = (user, game) if change < 0 else (game, user)
-        pay(
-            self.session,
-            source=source,
-            destination=destination,
-            amount_cents=abs(change),
-            kind=kind,
-            reason=self._reason(event, row, reasons),
-            now=self.now,
-            created_by_id=self.actor_id,
-            game_id=self.game.id,
-            hand_id=None if row is None else row.id,
-        )
-
-    def _reason(self, event: TableEvent, row: HandRecord | None, reasons: dict[int, str]) -> str:
-        where = f"game {self.game.id}"
-        hand = f"hand {row.number} of {where}" if row is not None else where
-        if isinstance(event, BoughtIn):
-            return f"Buy-in, {where}"
-        if isinstance(event, Rebought):
-            return f"Rebuy, {where}"
-        if isinstance(event, HandBoughtIn):
-            return f"Buy-in for {hand}"
-        if isinstance(event, HandSettled):
-            return f"Result of {hand}"
-        if isinstance(event, BuyInRefunded):
-            why = reasons.get(event.player, "left")
-            return f"Refund, {where} " + (
-                "cancelled" if why == "cancelled" else "left before the start"
-            )
-        if isinstance(event, CashedOut):
-            return f"Cash-out, {where}"
-        assert isinstance(event, PrizePaid)
-        return f"Prize for place {event.place}, {where}"
-
-    # ----------------------------------------------------------------- hands
-
-    def _new_hand_row(
-        self, hand: Hand, deck: Sequence[int] | None, dealt: HandDealt | None
-    ) -> HandRecord:
-        """The hand's row, with a commitment to its deck: 52 fresh salts from the
-        operating system's CSPRNG (never the game's random source, which tests seed)
-        and the Merkle root over them (docs/fairness.md); and one ``hand_players``
-        row per player dealt in."""
-        setup = hand.to_dict()["setup"]
-        cards = list(deck if deck is not None else hand.deck)
-        salts = fairness.new_salts(secrets.token_bytes)
-        root, _tree = fairness.commit(cards, salts)
-        row = HandRecord(
-            game_id=self.game.id,
-            number=self.table.hands_dealt,
-            deck=cards,
-            setup=setup,
-            started_at=self.now,
-            deck_root=root.hex(),
-            deck_salts=[salt.hex() for salt in salts],
-        )
-        self.session.add(row)
-        self.session.flush()
-        self.game.hand_id = row.id  # goes out with the row's other changes in ``save``
-        players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
-        for player, seat in players.items():
-            self.session.add(
-                HandPlayer(hand_id=row.id, user_id=player, game_id=self.game.id, seat=seat)
-            )
-        return row
-
-    def _hand_row(self, number: int) -> HandRecord:
-        """The row of hand ``number``, with only what a command uses: its id and
-        number (``ended_at`` and ``final_state`` are set, not read); the deck, setup
-        and salts are JSON not worth decoding on every action."""
-        hand_id = self.game.hand_id
-        if hand_id is not None and number == self.table.hands_dealt:
-            # The latest hand: its id is on the game's row, so no read. A stand-in
-            # attached as if loaded (the other columns unloaded) is enough, and what
-            # the command sets on it goes out as an UPDATE like any loaded row's.
-            known: HandRecord | None = self.session.identity_map.get(
-                identity_key(HandRecord, hand_id)
-            )
-            if known is not None:  # dealt in this session
-                return known
-            stand_in = HandRecord(id=hand_id, game_id=self.game.id, number=number)
-            make_transient_to_detached(stand_in)
-            self.session.add(stand_in)
-            return stand_in
-        row = self.session.scalar(
-            select(HandRecord)
-            .where(HandRecord.game_id == self.game.id, HandRecord.number == number)
-            .options(load_only(HandRecord.id, HandRecord.game_id, HandRecord.number))
-        )
-        assert row is not None, f"hand {number} of game {self.game.id} has no row"
-        if number == self.table.hands_dealt:
-            self.game.hand_id = row.id  # a row that lacked it: the next command reads none
-            self._hand_id_found = True
-        return row
 
     # ------------------------------------------------------------------ save
 

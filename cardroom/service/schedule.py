@@ -105,7 +105,7 @@ def wanted_deadlines(
 # reads Deadline objects back in the transaction (the clock loads the one it fires
 # by id, and writes only that row), so the rows need no identities, no unit of work
 # and no flush of their own (the game's row goes through Core too:
-# ``game_tx.write_game``).
+# ``game_rows.write_game``).
 _DEADLINES = type_cast(SqlTable, Deadline.__table__)
 _PENDING = select(
     _DEADLINES.c.id, _DEADLINES.c.kind, _DEADLINES.c.due_at, _DEADLINES.c.payload

@@ -6,8 +6,8 @@ unchanged. ``bot_accounts`` says which users are bots and at which level they pl
 A user is made a bot when it is created and never stops being one, nor starts: a
 person's account is never a bot's.
 
-These models share ``cardroom.store.models.Base``, so ``cardroom.store.models``
-imports this module at its end (like ``notify_models``).
+These models share ``cardroom.store.base.Base``; ``cardroom.store.schema`` gathers
+them with the others.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from cardroom.store.models import Base
+from cardroom.store.base import Base
 
 BOT_LEVEL_MAX_LENGTH = 20
 

@@ -15,7 +15,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlalchemy.engine import Connection
 
-from cardroom.store.models import Base
+from cardroom.store.schema import metadata
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
@@ -64,4 +64,4 @@ def schema_differences(engine: Engine) -> list[Any]:
     models; empty when the migrations and the models agree."""
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        return list(compare_metadata(context, Base.metadata))
+        return list(compare_metadata(context, metadata))

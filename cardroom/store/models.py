@@ -1,5 +1,6 @@
 """The tables, as SQLAlchemy 2 typed models. The migrations in ``migrations/versions``
-must build exactly this schema; a test compares the two.
+must build exactly this schema (``cardroom.store.schema`` gathers every model
+module's tables); a test compares the two.
 
 Money columns are integer cents (``BigInteger``) named ``*_cents``. Times are UTC and
 come from the service layer's clock, never from a server default, so that tests and
@@ -10,62 +11,27 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     CheckConstraint,
-    Enum,
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     String,
     UniqueConstraint,
     false,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from cardroom.store.columns import UtcDateTime
-
-# Named constraints: Alembic can only alter or drop a constraint it can name, and
-# SQLite and PostgreSQL would otherwise invent different names.
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from cardroom.store.base import Base, enum_column
 
 NAME_MAX_LENGTH = 20
 REASON_MAX_LENGTH = 200
 INVITE_TOKEN_MAX_LENGTH = 32  # 16 random bytes are 22 URL-safe characters
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-    type_annotation_map: ClassVar[dict[Any, Any]] = {
-        datetime: UtcDateTime(),
-        dict[str, Any]: JSON(),
-    }
-
-
-def _enum_column(enum_type: type[enum.Enum], name: str) -> Enum:
-    # Stored as short text with a CHECK constraint (not a PostgreSQL ENUM type) so a
-    # later migration can add a value on both databases the same way; the stored text
-    # is the member's value, which is also what the API shows.
-    return Enum(
-        enum_type,
-        name=name,
-        native_enum=False,
-        create_constraint=True,
-        length=20,
-        values_callable=lambda members: [member.value for member in members],
-        validate_strings=True,
-    )
 
 
 class Role(enum.StrEnum):
@@ -106,7 +72,7 @@ class User(Base):
     name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH))
     name_key: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
-    role: Mapped[Role] = mapped_column(_enum_column(Role, "role"))
+    role: Mapped[Role] = mapped_column(enum_column(Role, "role"))
     suspended: Mapped[bool]
     created_at: Mapped[datetime]
 
@@ -144,7 +110,7 @@ class LedgerAccount(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)  # house, user:7, game:3
-    kind: Mapped[AccountKind] = mapped_column(_enum_column(AccountKind, "account_kind"))
+    kind: Mapped[AccountKind] = mapped_column(enum_column(AccountKind, "account_kind"))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), unique=True)
     # A foreign key to games arrives with the games table.
     game_id: Mapped[int | None] = mapped_column(Integer, unique=True)
@@ -159,7 +125,7 @@ class LedgerTransfer(Base):
     __tablename__ = "ledger_transfers"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    kind: Mapped[TransferKind] = mapped_column(_enum_column(TransferKind, "transfer_kind"))
+    kind: Mapped[TransferKind] = mapped_column(enum_column(TransferKind, "transfer_kind"))
     reason: Mapped[str] = mapped_column(String(REASON_MAX_LENGTH))
     # Foreign keys to games and hands arrive with those tables.
     game_id: Mapped[int | None] = mapped_column(Integer, index=True)
@@ -258,10 +224,10 @@ class Game(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     preset: Mapped[str] = mapped_column(String(20))
-    format: Mapped[GameFormat] = mapped_column(_enum_column(GameFormat, "game_format"))
+    format: Mapped[GameFormat] = mapped_column(enum_column(GameFormat, "game_format"))
     # TableConfig.to_dict(): format, rules, seats, buy-in, blinds, schedule, payouts
     config: Mapped[dict[str, Any]]
-    status: Mapped[GameStatus] = mapped_column(_enum_column(GameStatus, "game_status"))
+    status: Mapped[GameStatus] = mapped_column(enum_column(GameStatus, "game_status"))
     version: Mapped[int]
     created_at: Mapped[datetime]
     last_activity_at: Mapped[datetime]
@@ -416,7 +382,7 @@ class Deadline(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    kind: Mapped[DeadlineKind] = mapped_column(_enum_column(DeadlineKind, "deadline_kind"))
+    kind: Mapped[DeadlineKind] = mapped_column(enum_column(DeadlineKind, "deadline_kind"))
     due_at: Mapped[datetime]
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
@@ -444,11 +410,3 @@ class IdempotencyKey(Base):
     request: Mapped[dict[str, Any]]  # what was asked, to refuse the key for another request
     response: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
-
-
-# The notification tables, the practice bots' accounts and the sign-in throttle's
-# counters share Base; importing them here lets Alembic's comparison, the fixtures and
-# the ORM see them whenever they see the others.
-from cardroom.store import bot_models as bot_models  # noqa: E402
-from cardroom.store import notify_models as notify_models  # noqa: E402
-from cardroom.store import throttle_models as throttle_models  # noqa: E402

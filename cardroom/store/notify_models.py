@@ -2,9 +2,9 @@
 browsers' push subscriptions, the notices the room gave them, and each attempt to
 deliver a notice by Web Push or email.
 
-These models share ``cardroom.store.models.Base``, so ``cardroom.store.models``
-imports this module at its end: Alembic's comparison, the test fixtures that empty
-every table, and the ORM all need to see these tables whenever they see the others.
+These models share ``cardroom.store.base.Base``; ``cardroom.store.schema`` imports
+this module with the others, for Alembic's comparison and the test fixtures that
+empty every table.
 """
 
 from __future__ import annotations
@@ -13,29 +13,16 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Enum, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from cardroom.store.models import Base
+from cardroom.store.base import Base, enum_column
 
 EMAIL_ADDRESS_MAX_LENGTH = 254
 NOTICE_TITLE_MAX_LENGTH = 120
 NOTICE_BODY_MAX_LENGTH = 500
 DEDUPE_KEY_MAX_LENGTH = 80
 OUTCOME_MAX_LENGTH = 200
-
-
-def _enum_column(enum_type: type[enum.Enum], name: str) -> Enum:
-    # As in models.py: short text with a CHECK constraint, the member's value stored.
-    return Enum(
-        enum_type,
-        name=name,
-        native_enum=False,
-        create_constraint=True,
-        length=20,
-        values_callable=lambda members: [member.value for member in members],
-        validate_strings=True,
-    )
 
 
 class NoticeKind(enum.StrEnum):
@@ -111,7 +98,7 @@ class Notice(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    kind: Mapped[NoticeKind] = mapped_column(_enum_column(NoticeKind, "notice_kind"))
+    kind: Mapped[NoticeKind] = mapped_column(enum_column(NoticeKind, "notice_kind"))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
     turn_seq: Mapped[int | None]  # your_turn: the seq of the event that started the turn
@@ -140,8 +127,8 @@ class NoticeDelivery(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     notice_id: Mapped[int] = mapped_column(ForeignKey("notices.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    channel: Mapped[Channel] = mapped_column(_enum_column(Channel, "notice_channel"))
-    status: Mapped[DeliveryStatus] = mapped_column(_enum_column(DeliveryStatus, "delivery_status"))
+    channel: Mapped[Channel] = mapped_column(enum_column(Channel, "notice_channel"))
+    status: Mapped[DeliveryStatus] = mapped_column(enum_column(DeliveryStatus, "delivery_status"))
     due_at: Mapped[datetime]
     attempted_at: Mapped[datetime | None]
     claimed_by: Mapped[str | None] = mapped_column(String(100))

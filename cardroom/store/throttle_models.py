@@ -6,8 +6,8 @@ the attempts of the window that began at ``window_started_at``; a row whose wind
 over is deleted by the next attempt. Kept in the database so that every server
 process of a room counts the same attempts (docs/reliability.md).
 
-This model shares ``cardroom.store.models.Base``, so ``cardroom.store.models`` imports
-this module at its end (like ``notify_models``).
+This model shares ``cardroom.store.base.Base``; ``cardroom.store.schema`` gathers it
+with the others.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from cardroom.store.models import Base
+from cardroom.store.base import Base
 
 THROTTLE_KEY_MAX_LENGTH = 100
 THROTTLE_SCOPES = ("name", "address")

@@ -9,7 +9,9 @@ into the next hand; ``last`` is where the button and blinds were the hand before
   big blind has left, the player before the new big blind is the last small blind: the
   button and the small blind stay where they were for one hand. When the last small
   blind's player has left too, nobody posts the small blind that hand (its seat is
-  empty) and the button still stays where it was.
+  empty) and the button still stays where it was, unless players who came in at
+  once after a pause for lack of players sit between that seat and the new big
+  blind: then the blinds are the players before the big blind, as usual.
 - **Dead button** (WSOP rule 49, ``house`` and ``legacy`` tournaments): the big blind
   moves to the next player; the small blind goes on the seat of the last big blind and
   the button on the seat of the last small blind, even when those seats are empty (a
@@ -100,10 +102,14 @@ def next_positions(
         and not heads_up_before
         and last.small_blind not in dealt
         and last.big_blind not in dealt
+        and next_seat(last.small_blind, dealt, seat_count) == big
     ):
         # Both blinds' players have left: were the button to follow the big blind
         # back, the player before the button would get it out of turn. So the
         # button and the (now empty) small blind's seat stay where they were.
+        # Unless players came in at once after a pause for lack of players and sit
+        # between that seat and the big blind: nobody is dealt in between the
+        # blinds, so the blinds go to the players before the big blind as usual.
         return Positions(last.button, last.small_blind, big)
     if rule is ButtonRule.MOVING_BIG_BLIND or heads_up_before:
         small = previous_seat(big, dealt, seat_count)

@@ -1,20 +1,25 @@
 """Paying players back: leaving and cashing out, the end of a hand, eliminations and
-prizes. These change the table they are given and return what happened."""
+prizes. These change the table they are given and return what happened.
+
+The table is a ``Settling``: the part of ``cardroom.table.table.Table`` that settling
+reads and changes, so that this module needs nothing of the one that calls it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cardroom.hand import Hand
 from cardroom.rules import Format
 from cardroom.table import per_hand
 from cardroom.table.cash import CashOutRecord
+from cardroom.table.config import TableConfig
 from cardroom.table.events import (
     BuyInRefunded,
     CashedOut,
     HandFinished,
     PlayerBusted,
     PlayerEliminated,
+    PlayerId,
     PlayerLeft,
     PrizePaid,
     TableEvent,
@@ -24,11 +29,32 @@ from cardroom.table.seating import Leaving, Seat
 from cardroom.table.status import TableStatus
 from cardroom.table.tournament import places_for_busts, prizes
 
-if TYPE_CHECKING:
-    from cardroom.table.table import Table
+
+class Settling(Protocol):
+    """What settling needs of a table (``Table`` is one)."""
+
+    config: TableConfig
+    status: TableStatus
+    seats: dict[int, Seat]
+    hands_dealt: int
+    hand: Hand | None
+    hand_players: dict[int, PlayerId]
+    settled: set[int]
+    cash_outs: dict[PlayerId, CashOutRecord]
+    entrants: int
+    prize_pool: int
+    finishes: list[tuple[PlayerId, int]]
+    turn_started_at: float | None
+    hand_ended_at: float | None
+    continued: set[PlayerId]
+
+    @property
+    def format(self) -> Format: ...
+
+    def seat_of(self, player: PlayerId) -> Seat: ...
 
 
-def release_after_fold(table: Table, seat: Seat, now: float, why: Leaving) -> list[TableEvent]:
+def release_after_fold(table: Settling, seat: Seat, now: float, why: Leaving) -> list[TableEvent]:
     """Cash out a player who folded in the running hand: nothing of theirs is in a
     pot any more, and the chips they kept are final."""
     hand = table.hand
@@ -41,7 +67,7 @@ def release_after_fold(table: Table, seat: Seat, now: float, why: Leaving) -> li
     return remove(table, seat, now, why.value)
 
 
-def remove(table: Table, seat: Seat, now: float, reason: str) -> list[TableEvent]:
+def remove(table: Settling, seat: Seat, now: float, reason: str) -> list[TableEvent]:
     """Take the player off the table, paying back what they hold."""
     cfg = table.config
     events: list[TableEvent] = []
@@ -60,7 +86,7 @@ def remove(table: Table, seat: Seat, now: float, reason: str) -> list[TableEvent
     return events
 
 
-def finish_hand(table: Table, now: float) -> list[TableEvent]:
+def finish_hand(table: Settling, now: float) -> list[TableEvent]:
     hand = table.hand
     assert hand is not None
     final = hand.final_stacks_by_seat()
@@ -93,7 +119,7 @@ def finish_hand(table: Table, now: float) -> list[TableEvent]:
     return events
 
 
-def _eliminate(table: Table, hand: Hand) -> list[TableEvent]:
+def _eliminate(table: Settling, hand: Hand) -> list[TableEvent]:
     busted = [
         (table.hand_players[seat], start)
         for seat, start, stack in zip(hand.seats, hand.starting_stacks, hand.stacks, strict=True)
@@ -114,7 +140,7 @@ def _eliminate(table: Table, hand: Hand) -> list[TableEvent]:
     return events
 
 
-def _finish_tournament(table: Table) -> list[TableEvent]:
+def _finish_tournament(table: Settling) -> list[TableEvent]:
     winner = next(s.player for s in table.seats.values() if s.stack > 0)
     table.finishes.append((winner, 1))
     table.status = TableStatus.FINISHED

@@ -26,14 +26,11 @@ import asyncio
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import make_url, text
 
 from cardroom.service.context import ServiceContext
-
-if TYPE_CHECKING:
-    from cardroom.web.live import Live
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +46,31 @@ GameAt = tuple[int, int, int]  # game id, last seq, version
 UserMessage = tuple[int, Mapping[str, Any]]  # user id, a /ws/me message
 
 
+class Sink(Protocol):
+    """Where the fan-out delivers what it hears: this process's sockets
+    (``cardroom.web.live.Live``). The fan-out knows no more of it than this."""
+
+    def game_changed(self, game_id: int, seq: int, version: int) -> None:
+        """On the event loop: the game is at ``seq`` and ``version``."""
+
+    def push_user(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """On the event loop: a message for the user's ``/ws/me`` sockets here."""
+
+    def push_user_soon(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """From any thread: ``push_user`` on the event loop, if it is serving."""
+
+    def everything_changed(self) -> None:
+        """On the event loop: something may have been missed; look again."""
+
+    def lobby_changed(self) -> None:
+        """On the event loop: what some lobby lists changed; tell the lobby pages."""
+
+
 class Fanout(Protocol):
     def publish(
         self,
         ctx: ServiceContext,
-        live: Live,
+        sink: Sink,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
         *,
@@ -63,8 +80,8 @@ class Fanout(Protocol):
         each message goes to its user's ``/ws/me`` sockets, wherever they are;
         ``lobby``: the game's lobby listing changed, for every process's lobby pages."""
 
-    async def listen(self, live: Live) -> None:
-        """Run for as long as the server does, waking ``live``'s sockets."""
+    async def listen(self, sink: Sink) -> None:
+        """Run for as long as the server does, waking ``sink``'s sockets."""
 
 
 class LocalFanout:
@@ -73,7 +90,7 @@ class LocalFanout:
     def publish(
         self,
         ctx: ServiceContext,
-        live: Live,
+        sink: Sink,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
         *,
@@ -82,9 +99,9 @@ class LocalFanout:
         # The game and the lobby: Live.committed has told this process's sockets
         # already.
         for user_id, message in messages:
-            live._threadsafe(live.push_user, user_id, message)
+            sink.push_user_soon(user_id, message)
 
-    async def listen(self, live: Live) -> None:
+    async def listen(self, sink: Sink) -> None:
         return None
 
 
@@ -138,7 +155,7 @@ class PostgresFanout:
     def publish(
         self,
         ctx: ServiceContext,
-        live: Live,
+        sink: Sink,
         game: GameAt | None,
         messages: Sequence[UserMessage] = (),
         *,
@@ -158,7 +175,7 @@ class PostgresFanout:
                 # Too big for NOTIFY: this process's sockets still get it; the notice
                 # itself is stored, for the other processes' clients to load.
                 log.warning("a notice for user %s is too large to publish", user_id)
-                live._threadsafe(live.push_user, user_id, message)
+                sink.push_user_soon(user_id, message)
                 continue
             notes.append((USERS_CHANNEL, payload))
         if not notes:
@@ -171,7 +188,7 @@ class PostgresFanout:
             connection.execute(text(f"SELECT {calls}"), params)
             connection.commit()
 
-    async def listen(self, live: Live) -> None:
+    async def listen(self, sink: Sink) -> None:
         import psycopg  # only PostgreSQL deployments need it loaded
 
         while True:
@@ -185,9 +202,9 @@ class PostgresFanout:
                     self.listening.set()
                     # Whatever was published while we were not listening is lost:
                     # every socket here looks for itself.
-                    live.everything_changed()
+                    sink.everything_changed()
                     async for note in connection.notifies():
-                        self._dispatch(live, note.channel, note.payload)
+                        self._dispatch(sink, note.channel, note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -195,14 +212,14 @@ class PostgresFanout:
             self.listening.clear()
             await asyncio.sleep(RECONNECT_SECONDS)
 
-    def _dispatch(self, live: Live, channel: str, payload: str) -> None:
+    def _dispatch(self, sink: Sink, channel: str, payload: str) -> None:
         if channel == GAMES_CHANNEL:
             game = parse_game_payload(payload)
             if game is not None:
-                live.game_changed(*game)
+                sink.game_changed(*game)
         elif channel == USERS_CHANNEL:
             user = parse_user_payload(payload)
             if user is not None:
-                live.push_user(*user)
+                sink.push_user(*user)
         elif channel == LOBBY_CHANNEL:
-            live.lobby_changed()
+            sink.lobby_changed()

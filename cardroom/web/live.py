@@ -28,16 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta
-from types import ModuleType
+from datetime import datetime
 from typing import Annotated, Any, Protocol
 
 from fastapi import Depends, Request
 
-from cardroom.service import deadlines
+from cardroom.service import deadlines, runner
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
@@ -51,9 +49,7 @@ log = logging.getLogger(__name__)
 # The clock sleeps at most this long: a bound on how late a deadline fires if a wake
 # is missed (another process scheduled it, or the system clock jumped).
 CLOCK_MAX_SLEEP = 1.0
-DELIVERIES_MAX_SLEEP = 5.0
 STOP_TIMEOUT_SECONDS = 5.0
-NOTIFICATIONS_MODULE = "cardroom.service.notifications"
 EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you have"
 # Lobby changes heard within this long go to the lobby pages as one message: a busy
 # room's joins and starts cost each open lobby one re-read per window, not one each.
@@ -71,16 +67,6 @@ class UserWatcher(Protocol):
     """A ``/ws/me`` socket: messages are queued to it as they are."""
 
     def push(self, message: Mapping[str, Any]) -> None: ...
-
-
-def _notifications() -> ModuleType | None:
-    """The notifications use cases, if this build has them (built alongside)."""
-    try:
-        return importlib.import_module(NOTIFICATIONS_MODULE)
-    except ModuleNotFoundError as missing:
-        if missing.name == NOTIFICATIONS_MODULE:
-            return None
-        raise
 
 
 class Live:
@@ -120,7 +106,8 @@ class Live:
         self._tasks.append(asyncio.create_task(self.fanout.listen(self), name="fanout"))
         if self.clock_enabled:
             self._tasks.append(asyncio.create_task(self._run_clock(), name="clock"))
-            self._tasks.append(asyncio.create_task(self._run_deliveries(), name="deliveries"))
+            deliveries = runner.deliver_notices(self._ctx_of, self._deliveries_wake)
+            self._tasks.append(asyncio.create_task(deliveries, name="deliveries"))
 
     async def stop(self) -> None:
         if self._lobby_push is not None:
@@ -310,6 +297,10 @@ class Live:
         except Exception:
             log.exception("could not tell user %s", user_id)
 
+    def push_user_soon(self, user_id: int, message: Mapping[str, Any]) -> None:
+        """``push_user`` from any thread (the fan-out publishes after a commit)."""
+        self._threadsafe(self.push_user, user_id, message)
+
     def end_sessions(self, user_id: int, message: Mapping[str, Any]) -> None:
         """After a commit that ended sessions of ``user_id`` (any thread; it may
         block on the database to publish): their sockets close here and in every
@@ -394,7 +385,7 @@ class Live:
 
     async def _run_clock(self) -> None:
         assert self._clock_wake is not None
-        await _every_due(
+        await runner.every_due(
             "the clock",
             self._clock_wake,
             lambda: self.fire_and_announce(),
@@ -406,62 +397,6 @@ class Live:
 
     def _plan_clock(self, moment: datetime | None) -> None:
         self._clock_at = moment
-
-    async def _run_deliveries(self) -> None:
-        """Web Push and email, apart from the clock: a slow mail server must not
-        hold up a turn clock."""
-        module = _notifications()
-        if module is None or not hasattr(module, "deliver_due"):
-            return
-        assert self._deliveries_wake is not None
-        await _every_due(
-            "notice delivery",
-            self._deliveries_wake,
-            lambda: module.deliver_due(self.ctx),
-            lambda: module.next_delivery_due(self.ctx),
-            self.ctx,
-            DELIVERIES_MAX_SLEEP,
-        )
-
-
-async def _every_due(
-    what: str,
-    wake: asyncio.Event,
-    work: Callable[[], object],
-    next_time: Callable[[], datetime | None],
-    ctx: ServiceContext,
-    longest: float,
-    planned: Callable[[datetime | None], None] | None = None,
-) -> None:
-    """Do ``work`` (in a worker thread: it touches the database), then sleep until
-    ``next_time()``, at most ``longest`` seconds, or until woken; forever.
-    ``planned`` is told when the next look is due while sleeping (None while
-    working: a deadline set then must wake it)."""
-    while True:
-        delay = longest
-        if planned is not None:
-            planned(None)
-        try:
-            await asyncio.to_thread(work)
-            due = await asyncio.to_thread(next_time)
-            if due is not None:
-                ahead = (due - ctx.now()).total_seconds()
-                delay = min(longest, max(0.0, ahead))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # The database may be down for a moment; the rows wait for us. Try again
-            # after the longest sleep.
-            log.exception("%s could not run", what)
-        if planned is not None:
-            planned(ctx.now() + timedelta(seconds=delay))
-        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
-        # cancellation that arrives as the event is set, and the server would then
-        # never finish shutting down.
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(delay):
-                await wake.wait()
-        wake.clear()
 
 
 def live_of(app: Any) -> Live:

@@ -15,7 +15,7 @@ from cardroom.cli import main
 from cardroom.events import HandShown
 from cardroom.history import pokerstars
 from cardroom.history.record import replay
-from cardroom.service import histories
+from cardroom.service import hand_exports, histories, stored_hands
 from cardroom.service.context import ServiceContext
 from tests.history.storedkit import Room, stored_room
 from tests.history.test_privacy import appears
@@ -55,7 +55,7 @@ def test_a_players_file_is_what_they_would_download(
     for fmt in ("pokerstars", "phh"):
         status, out, _ = run(capsys, ctx, "--game", str(game), "--format", fmt, "--player", "ann")
         assert status == 0
-        expected = histories.game_export(ctx, game, fmt, player_id=ann)
+        expected = hand_exports.game_export(ctx, game, fmt, player_id=ann)
         assert out == expected.text
     mine = histories.my_hands(ctx, ann, game_id=game, limit=100).hands
     target = tmp_path / "ann.phhs"
@@ -86,7 +86,7 @@ def test_an_admin_file_holds_every_card_and_a_spectators_only_the_shown_hands(
         full.split(pokerstars.HAND_SEPARATOR), public.split(pokerstars.HAND_SEPARATOR), strict=True
     ):
         number = int(re.search(r"Hand #(\d+):", admin_text).group(1))  # type: ignore[union-attr]
-        hand = replay(histories.hand_record(ctx, number))
+        hand = replay(stored_hands.hand_record(ctx, number))
         assert all(appears(c, admin_text) for cards in hand.hole for c in cards)
         assert "Dealt to" not in spectator_text
         shown = {e.seat for e in hand.events if isinstance(e, HandShown)}

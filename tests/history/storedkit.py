@@ -30,7 +30,8 @@ from cardroom.service.errors import ServiceError
 from cardroom.service.game_records import LegalActionsView
 from cardroom.service.lobby import GameOptions
 from cardroom.store.db import make_sessionmaker
-from cardroom.store.models import Base, Game, GameStatus, HandRecord, Role
+from cardroom.store.models import Game, GameStatus, HandRecord, Role
+from cardroom.store.schema import metadata
 from cardroom.table import Table as TableState
 from cardroom.table import table_from_dict
 from tests.conftest import FakeClock, wipe
@@ -243,14 +244,14 @@ def _rows(engine: Engine) -> Rows:
     with engine.connect() as connection:
         return {
             table.name: [dict(row._mapping) for row in connection.execute(select(table))]
-            for table in Base.metadata.sorted_tables
+            for table in metadata.sorted_tables
         }
 
 
 def _restore(engine: Engine, rows: Rows) -> None:
     wipe(engine)
     with engine.begin() as connection:
-        for table in Base.metadata.sorted_tables:
+        for table in metadata.sorted_tables:
             # a JSON column's None is SQL NULL, not the JSON null an insert would write
             json_columns = [c.name for c in table.c if isinstance(c.type, JSON)]
             data = [

@@ -37,7 +37,7 @@ from cardroom.history.privacy import (
     pokerstars_file,
 )
 from cardroom.history.record import HandRecord, record_of, replay
-from cardroom.service import histories
+from cardroom.service import histories, stored_hands
 from cardroom.table import Table, TableConfig, TableError, table_from_dict, table_to_dict
 from tests.reliability.figures import keep
 from tests.table.kit import Ledger
@@ -109,7 +109,7 @@ def _action_of(hand: Hand, event: PlayerActed) -> Action:
 
 
 def record_hand(hand: Hand, number: int, seat_count: int) -> HandRecord:
-    """The record the server would build for ``hand`` (histories._stored)."""
+    """The record the server would build for ``hand`` (stored_hands.stored_hand)."""
     acted = sum(1 for e in hand.events if isinstance(e, PlayerActed))
     times = [START + timedelta(seconds=7 * k + 1) for k in range(acted)]
     salts = tuple(bytes([number % 256, k]) * 16 for k in range(52))
@@ -118,7 +118,7 @@ def record_hand(hand: Hand, number: int, seat_count: int) -> HandRecord:
         hand,
         {seat: f"player{seat}" for seat in hand.seats},
         times,
-        table=histories.table_name(1),
+        table=stored_hands.table_name(1),
         hand_number=number,
         started_at=START,
         seat_count=seat_count,
@@ -133,7 +133,7 @@ def reads_back(hand: Hand, record: HandRecord) -> None:
     stored = HandRecord.from_dict(json.loads(json.dumps(record.to_dict())))
     assert stored == record and replay(stored).events == hand.events
     viewers = [Viewer.player(s) for s in hand.seats] + [Viewer.observer(), Viewer.administrator()]
-    kept = histories._Stored(
+    kept = stored_hands.StoredHand(
         row_id=record.hand_number,
         game_id=1,
         number=record.hand_number,

@@ -22,7 +22,7 @@ from cardroom.hand import Hand
 from cardroom.history import fairness, pokerstars
 from cardroom.history.privacy import Viewer
 from cardroom.history.record import HandRecord, replay
-from cardroom.service import histories
+from cardroom.service import hand_exports, histories, stored_hands
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Forbidden, InvalidInput, NotFound
 from cardroom.service.users import UserInfo
@@ -82,16 +82,16 @@ def test_every_viewers_proof_verifies_and_reveals_only_what_they_may_see(
     ctx, room = stored_room
     checked = nothing = 0
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         hand = replay(record)
         for who in viewers(ctx, room, record):
             viewer = as_viewer(record, who)
             if not expected_positions(hand, viewer):  # an observer of a hand won preflop
-                with pytest.raises(histories.NoDeckProof, match="nothing to prove"):
-                    histories.proof_document(ctx, who, hand_id)
+                with pytest.raises(stored_hands.NoDeckProof, match="nothing to prove"):
+                    hand_exports.proof_document(ctx, who, hand_id)
                 nothing += 1
                 continue
-            document = histories.proof_document(ctx, who, hand_id)
+            document = hand_exports.proof_document(ctx, who, hand_id)
             verdict = fairness.verify_document(json.loads(json.dumps(document)))
             assert verdict.ok, (hand_id, who.name, verdict.verdict.failures)
             # the root in the file is the one published before the deal
@@ -111,12 +111,12 @@ def test_an_admin_proves_the_whole_deck(stored_room: Played) -> None:
     ctx, room = stored_room
     boss = user(ctx, room.admin)
     for hand_id in room.hands[:5]:
-        document = histories.proof_document(ctx, boss, hand_id, full=True)
+        document = hand_exports.proof_document(ctx, boss, hand_id, full=True)
         assert len(document["leaves"]) == 52 and document["viewer"] == "admin"
         assert fairness.verify_document(document).ok
     ann = user(ctx, room.users["ann"])
     with pytest.raises(Forbidden, match="Only an admin"):
-        histories.proof_document(ctx, ann, room.hands[0], full=True)
+        hand_exports.proof_document(ctx, ann, room.hands[0], full=True)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -132,7 +132,7 @@ def test_downloaded_proofs_pass_cardroom_verify_and_tampered_ones_fail(
     ann = user(ctx, room.users["ann"])
     hands = histories.my_hands(ctx, ann.id, limit=100).hands
     for summary in hands[:8]:
-        download = histories.proof_file(ctx, ann, summary.id)
+        download = hand_exports.proof_file(ctx, ann, summary.id)
         assert download.filename == f"cardroom-hand-{summary.id}-proof.json"
         path = tmp_path / download.filename
         path.write_text(download.text, encoding="utf-8")
@@ -202,7 +202,7 @@ def pieces(stars: str, phhs: str) -> list[tuple[int, str]]:
 
 def test_a_players_downloads_never_hold_a_card_they_may_not_see(stored_room: Played) -> None:
     ctx, room = stored_room
-    records = {h: histories.hand_record(ctx, h) for h in room.hands}
+    records = {h: stored_hands.hand_record(ctx, h) for h in room.hands}
     hands = {h: replay(r) for h, r in records.items()}
     people = {u: user(ctx, u) for u in (*room.users.values(), room.admin)}
     checked = shown = texts = 0
@@ -211,8 +211,8 @@ def test_a_players_downloads_never_hold_a_card_they_may_not_see(stored_room: Pla
         who = people[uid]
         for game in room.games:
             try:
-                stars = histories.export_game(ctx, who, game, "pokerstars").text
-                phhs = histories.export_game(ctx, who, game, "phh").text
+                stars = hand_exports.export_game(ctx, who, game, "pokerstars").text
+                phhs = hand_exports.export_game(ctx, who, game, "phh").text
             except NotFound:
                 continue
             for hand_id, text in pieces(stars, phhs):
@@ -233,8 +233,8 @@ def test_a_players_downloads_never_hold_a_card_they_may_not_see(stored_room: Pla
             seen = [json.dumps([e.data for e in view.events]), json.dumps(view.board)]
             seen.append(json.dumps([p.cards for p in view.players]))
             if uid in others and hand_id in room.hands[:8]:
-                seen.append(histories.export_hand(ctx, who, hand_id, "pokerstars").text)
-                seen.append(histories.export_hand(ctx, who, hand_id, "phh").text)
+                seen.append(hand_exports.export_hand(ctx, who, hand_id, "pokerstars").text)
+                seen.append(hand_exports.export_hand(ctx, who, hand_id, "phh").text)
             for text in seen:
                 assert not any(appears(c, text) for c in secret_cards(hands[hand_id], viewer))
             scan(hands[hand_id], viewer, "\n".join(seen))
@@ -252,22 +252,22 @@ def test_a_players_game_download_is_their_hands_as_they_saw_them(stored_room: Pl
             )
             if not mine:
                 with pytest.raises(NotFound, match="You were not dealt"):
-                    histories.export_game(ctx, who, game, "pokerstars")
+                    hand_exports.export_game(ctx, who, game, "pokerstars")
                 continue
-            stars = histories.export_game(ctx, who, game, "pokerstars")
+            stars = hand_exports.export_game(ctx, who, game, "pokerstars")
             assert stars.filename == f"cardroom-game-{game}.txt"
             assert stars.media_type.startswith("text/plain")
-            phhs = histories.export_game(ctx, who, game, "phh")
+            phhs = hand_exports.export_game(ctx, who, game, "phh")
             assert phhs.filename == f"cardroom-game-{game}.phhs"
             data = tomllib.loads(phhs.text)
             assert [data[str(k)]["hand"] for k in range(1, len(mine) + 1)] == mine
             # the file is the player's single-hand downloads, in order
             sample = mine[:3]
-            singles = [histories.export_hand(ctx, who, h, "pokerstars").text for h in sample]
+            singles = [hand_exports.export_hand(ctx, who, h, "pokerstars").text for h in sample]
             assert stars.text.startswith(pokerstars.hands_text(singles))
             assert stars.text.count("PokerStars Hand #") == len(mine)
             for k, hand_id in enumerate(sample, 1):
-                single = histories.export_hand(ctx, who, hand_id, "phh")
+                single = hand_exports.export_hand(ctx, who, hand_id, "phh")
                 assert single.filename == f"cardroom-hand-{hand_id}.phh"
                 assert data[str(k)] == tomllib.loads(single.text)
 
@@ -279,22 +279,22 @@ def test_an_admins_full_record_holds_every_card_and_nobody_elses_does(
     boss = user(ctx, room.admin)
     ann = user(ctx, room.users["ann"])
     for game in room.games:
-        full = histories.export_game(ctx, boss, game, "pokerstars", full=True).text
+        full = hand_exports.export_game(ctx, boss, game, "pokerstars", full=True).text
         texts = full.split(pokerstars.HAND_SEPARATOR)
         with ctx.transaction() as session:
             numbers = session.scalars(select(HandRow.id).where(HandRow.game_id == game)).all()
         assert len(texts) == len([n for n in numbers if n in room.hands])
         for text in texts:
             number = int(re.search(r"PokerStars Hand #(\d+):", text).group(1))  # type: ignore[union-attr]
-            hand = replay(histories.hand_record(ctx, number))
+            hand = replay(stored_hands.hand_record(ctx, number))
             for cards in hand.hole:
                 assert all(appears(c, text) for c in cards)
             assert text.count("Dealt to ") == len(hand.seats)
         with pytest.raises(Forbidden, match="Only an admin can see every card"):
-            histories.export_game(ctx, ann, game, "phh", full=True)
+            hand_exports.export_game(ctx, ann, game, "phh", full=True)
     hand_id = room.hands[0]
     with pytest.raises(Forbidden):
-        histories.export_hand(ctx, ann, hand_id, "phh", full=True)
+        hand_exports.export_hand(ctx, ann, hand_id, "phh", full=True)
     full_view = histories.hand_history(ctx, boss, hand_id, full=True)
     assert full_view.full and all(p.cards is not None for p in full_view.players)
     # without asking, an admin who did not play sees what an observer sees
@@ -309,13 +309,13 @@ def test_phh_exports_of_stored_standard_hands_load_in_pokerkit_to_the_same_stack
     ctx, room = stored_room
     loaded = 0
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         hand = replay(record)
         if hand.rules.name != "standard" or not phh_plain(hand):
             continue
         for seat in hand.seats:
             who = user(ctx, room.users[record.names[seat]])
-            text = histories.export_hand(ctx, who, hand_id, "phh").text
+            text = hand_exports.export_hand(ctx, who, hand_id, "phh").text
             state = list(pokerkit.HandHistory.loads(text))[-1]
             assert list(state.stacks) == hand.stacks, (hand_id, seat)
             assert tomllib.loads(text)["finishing_stacks"] == hand.stacks
@@ -335,7 +335,7 @@ def test_pokerstars_text_of_a_stored_hand_matches_its_golden_file(stored_room: P
     standard = room.games[1]  # ann, eve, fay at a standard per-hand table, money
     hands = histories.my_hands(ctx, eve.id, game_id=standard, limit=100).hands
     chosen = next(h for h in reversed(hands) if h.showdown)  # the first with a showdown
-    text = histories.export_hand(ctx, eve, chosen.id, "pokerstars").text
+    text = hand_exports.export_hand(ctx, eve, chosen.id, "pokerstars").text
     golden = GOLDEN / "stored_standard_showdown.txt"
     if not golden.exists():  # pragma: no cover - writing the golden file once
         golden.write_text(normalised(text), encoding="utf-8")
@@ -357,6 +357,6 @@ def test_a_bad_format_is_refused_with_a_sentence(stored_room: Played, fmt: str) 
     ctx, room = stored_room
     ann = user(ctx, room.users["ann"])
     with pytest.raises(InvalidInput, match="exported as phh or pokerstars"):
-        histories.export_hand(ctx, ann, room.hands[0], fmt)
+        hand_exports.export_hand(ctx, ann, room.hands[0], fmt)
     with pytest.raises(InvalidInput, match="exported as phh or pokerstars"):
-        histories.export_game(ctx, ann, room.games[0], fmt)
+        hand_exports.export_game(ctx, ann, room.games[0], fmt)

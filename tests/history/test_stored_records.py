@@ -18,11 +18,11 @@ from cardroom.events import event_from_dict as engine_event
 from cardroom.hand import Hand
 from cardroom.history import fairness
 from cardroom.history.record import HandRecord, replay
-from cardroom.service import game_views, histories
+from cardroom.service import game_views, histories, stored_hands
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game_errors import GameNotFound
-from cardroom.service.game_tx import DECK_COMMITTED
+from cardroom.service.hand_rows import DECK_COMMITTED
 from cardroom.store.models import AdminAction, GameEvent, HandPlayer
 from cardroom.store.models import HandRecord as HandRow
 from tests.history.storedkit import Room, stored_room
@@ -49,7 +49,7 @@ def test_the_room_played_enough_hands_of_every_kind(stored_room: Played) -> None
     ctx, room = stored_room
     seen: Counter[str] = Counter()
     for hand_id in room.hands:
-        hand = replay(histories.hand_record(ctx, hand_id))
+        hand = replay(stored_hands.hand_record(ctx, hand_id))
         seen[hand.rules.name] += 1
         seen["showdown"] += any(isinstance(e, HandShown) for e in hand.events)
         seen["side pots"] += sum(isinstance(e, PotAwarded) for e in hand.events) > 1
@@ -69,7 +69,7 @@ def test_the_room_played_enough_hands_of_every_kind(stored_room: Played) -> None
 def test_every_stored_hand_replays_to_what_was_stored_as_it_happened(stored_room: Played) -> None:
     ctx, room = stored_room
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         row, events = rows_of(ctx, hand_id)
         replayed = replay(record)
         # the engine records stored during play, in order, are the replay's events
@@ -94,7 +94,7 @@ def test_every_stored_hand_replays_to_what_was_stored_as_it_happened(stored_room
 def test_every_action_keeps_its_time(stored_room: Played) -> None:
     ctx, room = stored_room
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         row, events = rows_of(ctx, hand_id)
         acted = [e for e in events if e.hand_id == hand_id and e.kind == "PlayerActed"]
         assert [a.at for a in record.actions] == [e.created_at for e in acted]
@@ -112,7 +112,7 @@ def test_the_root_is_published_before_the_first_card(stored_room: Played) -> Non
     ctx, room = stored_room
     roots = set()
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         row, events = rows_of(ctx, hand_id)
         mine = [e for e in events if e.hand_id == hand_id]
         kinds = [e.kind for e in mine]
@@ -176,7 +176,7 @@ def test_a_summary_says_what_the_player_held_and_won(stored_room: Played) -> Non
     ctx, room = stored_room
     user = room.users["ann"]
     for summary in histories.my_hands(ctx, user, limit=100).hands:
-        record = histories.hand_record(ctx, summary.id)
+        record = stored_hands.hand_record(ctx, summary.id)
         hand = replay(record)
         i = hand.seats.index(summary.seat)
         assert record.names[summary.seat] == "ann"
@@ -229,8 +229,8 @@ def test_a_hand_still_being_played_has_no_history_yet(stored_room: Played) -> No
     ctx, room = stored_room
     assert room.running
     for hand_id in room.running:
-        with pytest.raises(histories.HandNotOver, match="still being played"):
-            histories.hand_record(ctx, hand_id)
+        with pytest.raises(stored_hands.HandNotOver, match="still being played"):
+            stored_hands.hand_record(ctx, hand_id)
         assert hand_id not in {
             h.id for u in room.users.values() for h in histories.my_hands(ctx, u, limit=100).hands
         }
@@ -238,7 +238,7 @@ def test_a_hand_still_being_played_has_no_history_yet(stored_room: Played) -> No
 
 def test_unknown_hands_are_refused(stored_room: Played) -> None:
     ctx, _room = stored_room
-    with pytest.raises(histories.HandNotFound, match=r"There is no hand 999999\."):
-        histories.hand_record(ctx, 999_999)
-    with pytest.raises(histories.HandNotFound, match="whole number"):
-        histories.hand_record(ctx, 0)
+    with pytest.raises(stored_hands.HandNotFound, match=r"There is no hand 999999\."):
+        stored_hands.hand_record(ctx, 999_999)
+    with pytest.raises(stored_hands.HandNotFound, match="whole number"):
+        stored_hands.hand_record(ctx, 0)

@@ -13,7 +13,7 @@ import pytest
 # fixtures that empty every table (tests/conftest.py) empty these too.
 import cardroom.store.notify_models  # noqa: F401
 from cardroom.notify.settings import NotifySettings
-from cardroom.service import notifications
+from cardroom.service.notices import choices
 from tests.notify.receivers import MailServer, PushReceiver
 
 
@@ -39,7 +39,7 @@ def room_notify(monkeypatch: pytest.MonkeyPatch) -> RoomNotify:
     ``environ_settings``). Returns them."""
 
     def use(settings: NotifySettings) -> NotifySettings:
-        monkeypatch.setattr(notifications, "environ_settings", lambda: settings)
+        monkeypatch.setattr(choices, "environ_settings", lambda: settings)
         return settings
 
     return use

@@ -15,8 +15,9 @@ from sqlalchemy import event, func, select
 
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import deadlines, play
-from cardroom.service import notifications as notes
 from cardroom.service.context import ServiceContext
+from cardroom.service.notices import decide, inbox
+from cardroom.service.notices import record as outbox
 from cardroom.store.notify_models import Notice as NoticeRow
 from cardroom.store.notify_models import NoticeKind
 from tests.conftest import FakeClock
@@ -78,7 +79,7 @@ def test_a_command_returns_the_next_players_turn(
     assert turn.data["street"] == "preflop" and turn.data["to_call"] == 0
     assert turn.live and turn.deliver_at is None  # Web Push and email off by default
     # It is the recorded notice, and the only one of this turn.
-    [listed, _started] = notes.list_notices(ctx, bob, notify=notify).notices
+    [listed, _started] = inbox.list_notices(ctx, bob, notify=notify).notices
     assert listed.id == turn.id and listed.to_wire() == turn.to_wire()
     # The turn is keyed by the event that began it, one of the command's own.
     with ctx.transaction() as session:
@@ -109,7 +110,7 @@ def test_a_command_that_moves_no_turn_records_nothing(
     assert sat_out.events and sat_out.notices == ()
     assert notice_rows(ctx) == before
     # Asked after the fact, as the server did before: nothing either.
-    assert notes.on_game_change(ctx, game, sat_out.events, actor_id=alice, notify=notify) == []
+    assert outbox.on_game_change(ctx, game, sat_out.events, actor_id=alice, notify=notify) == []
 
 
 def test_the_clock_timing_out_a_player_tells_the_next(
@@ -146,7 +147,7 @@ def test_a_command_is_one_transaction_with_its_notices(
     assert not [s for s in sent.statements if "game_events.kind IN" in s]
     # The server's old second step finds everything told.
     with traffic(ctx) as after:
-        assert notes.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []
+        assert outbox.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []
     assert after.commits == 1 and not [s for s in after.statements if "INSERT" in s]
 
 
@@ -159,7 +160,7 @@ def test_a_failure_to_decide_a_notice_never_fails_the_move(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug in the wording")
 
-    monkeypatch.setattr(notes, "_your_turn", broken)
+    monkeypatch.setattr(decide, "_your_turn", broken)
     acted = play.act(ctx, game, alice, "call", expected_version=seen)
     assert acted.version == seen + 1 and acted.notices == ()
     assert version(ctx, game) == seen + 1  # committed

@@ -20,11 +20,12 @@ from sqlalchemy import event, select
 
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import lobby, play
-from cardroom.service import notifications as notes
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_records import PlayResult
+from cardroom.service.game_records import Notice, PlayResult
 from cardroom.service.lobby import GameOptions
-from cardroom.service.notifications import Notice, Preferences
+from cardroom.service.notices import choices
+from cardroom.service.notices import record as outbox
+from cardroom.service.notices.choices import Preferences
 from cardroom.store.notify_models import Notice as NoticeRow
 from cardroom.store.notify_models import NoticeDelivery
 from tests.conftest import FakeClock
@@ -44,7 +45,7 @@ def sent_by_notices_in(ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> 
         if deciding[0]:
             sent.append(" ".join(statement.split()[:3]))
 
-    real = notes.notices_in
+    real = outbox.notices_in
 
     def counted(*args: Any, **kwargs: Any) -> list[Notice]:
         deciding[0] = True
@@ -53,7 +54,7 @@ def sent_by_notices_in(ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch) -> 
         finally:
             deciding[0] = False
 
-    monkeypatch.setattr(notes, "notices_in", counted)
+    monkeypatch.setattr(outbox, "notices_in", counted)
     event.listen(ctx.engine, "before_cursor_execute", record)
     try:
         yield sent
@@ -85,7 +86,7 @@ def test_a_player_who_turned_notices_off_costs_the_same(
 ) -> None:
     game, _alice, bob = heads_up(ctx, seed=1)
     off = Preferences(in_app=False, browser=False)
-    notes.set_preferences(ctx, bob, off, notify=notify)
+    choices.set_preferences(ctx, bob, off, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices
     assert sent == ["INSERT INTO notices"]
@@ -99,9 +100,9 @@ def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game, _alice, bob = heads_up(ctx, seed=1)
-    notes.set_preferences(ctx, bob, Preferences(web_push=True), notify=notify)
+    choices.set_preferences(ctx, bob, Preferences(web_push=True), notify=notify)
     target = receiver.browser("bob").target
-    notes.add_browser(ctx, bob, target.endpoint, target.p256dh, target.auth, notify=notify)
+    choices.add_browser(ctx, bob, target.endpoint, target.p256dh, target.auth, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices
     assert sent == ["INSERT INTO notices", "INSERT INTO notice_deliveries"]
@@ -127,7 +128,7 @@ def test_asking_again_after_the_fact_is_one_read(
     game, alice, _bob = heads_up(ctx, seed=1)
     acted = act(ctx, game)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
-        assert notes.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []
+        assert outbox.on_game_change(ctx, game, acted.events, actor_id=alice, notify=notify) == []
     assert sent == ["SELECT notices.user_id, notices.dedupe_key"]
 
 
@@ -149,15 +150,15 @@ def played(
     of a three-handed game's start, first hand and next deal, in ``PLAYED``'s words."""
     start = clock.moment
     alice, bob, carol = players(ctx, "alice", "bob", "carol")
-    notes.set_preferences(
+    choices.set_preferences(
         ctx,
         bob,
         Preferences(in_app=False, browser=False, email=True, email_address="bob@example.com"),
         notify=notify,
     )
-    notes.set_preferences(ctx, carol, Preferences(web_push=True), notify=notify)
+    choices.set_preferences(ctx, carol, Preferences(web_push=True), notify=notify)
     target = receiver.browser("carol").target
-    notes.add_browser(ctx, carol, target.endpoint, target.p256dh, target.auth, notify=notify)
+    choices.add_browser(ctx, carol, target.endpoint, target.p256dh, target.auth, notify=notify)
     game = lobby.create_game(ctx, alice, GameOptions(seats=3)).game_id
     lobby.join(ctx, game, bob)
     results = [lobby.join(ctx, game, carol, source=source(1))]  # full: it starts

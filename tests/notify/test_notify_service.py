@@ -16,13 +16,15 @@ from sqlalchemy import delete, select
 
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import accounts, lobby, play, table_admin
-from cardroom.service import notifications as notes
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict, InvalidInput, NotFound
-from cardroom.service.game_records import PlayResult
+from cardroom.service.game_records import Notice, PlayResult
 from cardroom.service.lobby import GameOptions
-from cardroom.service.notifications import Notice, Preferences
+from cardroom.service.notices import choices, decide, inbox
+from cardroom.service.notices import deliver as delivery
+from cardroom.service.notices import record as outbox
+from cardroom.service.notices.choices import Preferences
 from cardroom.store.models import GameStatus
 from cardroom.store.notify_models import (
     Channel,
@@ -54,7 +56,7 @@ def changed(
     ctx: ServiceContext, notify: NotifySettings, result: PlayResult, actor: int | None = None
 ) -> list[Notice]:
     """What ``on_game_change`` records after the fact for ``result``."""
-    return notes.on_game_change(ctx, result.game_id, result.events, actor_id=actor, notify=notify)
+    return outbox.on_game_change(ctx, result.game_id, result.events, actor_id=actor, notify=notify)
 
 
 def told(result: PlayResult) -> list[Notice]:
@@ -93,7 +95,7 @@ def your_turns(notices: list[Notice]) -> list[Notice]:
 
 def subscribe(ctx: ServiceContext, notify: NotifySettings, user: int, browser: FakeBrowser) -> None:
     target = browser.target
-    notes.add_browser(ctx, user, target.endpoint, target.p256dh, target.auth, notify=notify)
+    choices.add_browser(ctx, user, target.endpoint, target.p256dh, target.auth, notify=notify)
 
 
 def deliveries(ctx: ServiceContext) -> list[tuple[int, Channel, DeliveryStatus, str | None]]:
@@ -131,7 +133,7 @@ def test_one_notice_per_turn_however_often_it_is_asked(
     ctx: ServiceContext, notify: NotifySettings
 ) -> None:
     game, alice, bob, _ = heads_up(ctx)
-    assert notes.on_game_change(ctx, game, [], notify=notify) == []
+    assert outbox.on_game_change(ctx, game, [], notify=notify) == []
     acted = act_for_whoever(ctx, game)  # alice calls: bob's option
     [turn] = told(acted)
     assert (turn.kind, turn.user_id) == (NoticeKind.YOUR_TURN, bob)
@@ -139,7 +141,7 @@ def test_one_notice_per_turn_however_often_it_is_asked(
     # own notices): nothing new, nothing returned to push a second time.
     assert changed(ctx, notify, acted, alice) == []
     assert changed(ctx, notify, acted, alice) == []
-    page = notes.list_notices(ctx, bob, notify=notify)
+    page = inbox.list_notices(ctx, bob, notify=notify)
     assert [n.kind for n in page.notices] == [NoticeKind.YOUR_TURN, NoticeKind.GAME_STARTED]
 
 
@@ -181,7 +183,7 @@ def test_no_turn_notice_while_paused(
     # The resume tells of the turn; none of its events started it (the turn's
     # event is read from the stored ones).
     resumed = table_admin.resume(ctx, alice, game, "back")
-    assert not {e.kind for e in resumed.events} & set(notes.TURN_STARTERS)
+    assert not {e.kind for e in resumed.events} & set(decide.TURN_STARTERS)
     [turn] = told(resumed)
     assert (turn.kind, turn.user_id) == (NoticeKind.YOUR_TURN, alice)
     assert changed(ctx, notify, resumed, alice) == []
@@ -192,7 +194,7 @@ def test_a_pause_and_a_resume_is_the_same_turn(ctx: ServiceContext, notify: Noti
     [turn] = your_turns(notices)
     assert told(table_admin.pause(ctx, alice, game, "dinner")) == []
     assert told(table_admin.resume(ctx, alice, game, "back")) == []
-    assert [n.id for n in notes.list_notices(ctx, alice, notify=notify).notices] == [turn.id]
+    assert [n.id for n in inbox.list_notices(ctx, alice, notify=notify).notices] == [turn.id]
 
 
 def test_a_cancellation_tells_everyone_refunded(
@@ -288,7 +290,7 @@ def test_a_notice_waits_before_going_out_less_for_a_short_clock(
     slow = room_notify(replace(notify, delay_seconds=30))
     alice, bob = players(ctx, "alice", "bob")
     for user in (alice, bob):
-        notes.set_preferences(ctx, user, PUSH_ON, notify=slow)
+        choices.set_preferences(ctx, user, PUSH_ON, notify=slow)
         subscribe(ctx, slow, user, receiver.browser(f"u{user}"))
     game = lobby.create_game(ctx, alice, GameOptions(preset="standard")).game_id  # 30 s clock
     lobby.join(ctx, game, bob)
@@ -298,10 +300,10 @@ def test_a_notice_waits_before_going_out_less_for_a_short_clock(
         NoticeKind.GAME_STARTED: clock.moment + timedelta(seconds=30),
         NoticeKind.YOUR_TURN: clock.moment + timedelta(seconds=7.5),  # a quarter of 30 s
     }
-    assert notes.next_delivery_due(ctx) == clock.moment + timedelta(seconds=7.5)
-    assert notes.deliver_due(ctx, notify=slow) == 0
+    assert delivery.next_delivery_due(ctx) == clock.moment + timedelta(seconds=7.5)
+    assert delivery.deliver_due(ctx, notify=slow) == 0
     clock.advance(timedelta(seconds=8))
-    assert notes.deliver_due(ctx, notify=slow) == 1
+    assert delivery.deliver_due(ctx, notify=slow) == 1
     assert [p.message["title"] for p in receiver.pushes] == [f"Your turn in game {game}"]
 
 
@@ -315,7 +317,7 @@ def test_push_and_email_go_out_decrypted_and_linked(
     mail: MailServer,
 ) -> None:
     alice, bob = players(ctx, "alice", "bob")
-    notes.set_preferences(ctx, bob, ALL_ON, notify=notify_mail)
+    choices.set_preferences(ctx, bob, ALL_ON, notify=notify_mail)
     browser = receiver.browser("bob")
     subscribe(ctx, notify_mail, bob, browser)
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
@@ -325,7 +327,7 @@ def test_push_and_email_go_out_decrypted_and_linked(
     assert turn.user_id == bob and turn.deliver_at is not None
 
     # bob's "game started" and "your turn" go as one push and one email.
-    assert notes.deliver_due(ctx, notify=notify_mail) == 2
+    assert delivery.deliver_due(ctx, notify=notify_mail) == 2
     assert receiver.errors == []
     [push] = receiver.pushes
     receiver.check_claims(push, notify_mail.vapid_subject)
@@ -345,7 +347,7 @@ def test_push_and_email_go_out_decrypted_and_linked(
         (Channel.WEB_PUSH, DeliveryStatus.SENT, "sent to 1 of 1 browsers"),
         (Channel.EMAIL, DeliveryStatus.SENT, "sent"),
     }
-    assert notes.deliver_due(ctx, notify=notify_mail) == 0  # nothing twice
+    assert delivery.deliver_due(ctx, notify=notify_mail) == 0  # nothing twice
 
 
 def test_deliver_sends_one_notice_now(
@@ -353,17 +355,17 @@ def test_deliver_sends_one_notice_now(
 ) -> None:
     slow = room_notify(replace(notify, delay_seconds=600))
     alice, bob = players(ctx, "alice", "bob")
-    notes.set_preferences(ctx, alice, PUSH_ON, notify=slow)
+    choices.set_preferences(ctx, alice, PUSH_ON, notify=slow)
     subscribe(ctx, slow, alice, receiver.browser("alice"))
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
     [turn] = your_turns(told(lobby.start(ctx, game, alice, source=source(1))))
-    assert notes.deliver_due(ctx, notify=slow) == 0  # not due for a while
-    notes.deliver(ctx, turn, notify=slow)
+    assert delivery.deliver_due(ctx, notify=slow) == 0  # not due for a while
+    delivery.deliver(ctx, turn, notify=slow)
     [push] = receiver.pushes
     assert push.message["title"] == f"Your turn in game {game}"
     assert push.message["tag"] == f"game-{game}"
-    notes.deliver(ctx, turn, notify=slow)  # again: nothing more
+    delivery.deliver(ctx, turn, notify=slow)  # again: nothing more
     assert len(receiver.pushes) == 1
 
 
@@ -371,13 +373,13 @@ def test_a_turn_over_before_delivery_is_not_sent(
     ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
 ) -> None:
     alice, bob = players(ctx, "alice", "bob")
-    notes.set_preferences(ctx, alice, PUSH_ON, notify=notify)
+    choices.set_preferences(ctx, alice, PUSH_ON, notify=notify)
     subscribe(ctx, notify, alice, receiver.browser("alice"))
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
     [turn] = your_turns(told(lobby.start(ctx, game, alice, source=source(1))))
     act_for_whoever(ctx, game)  # alice acts at the table before the push goes
-    notes.deliver(ctx, turn, notify=notify)
+    delivery.deliver(ctx, turn, notify=notify)
     assert receiver.pushes == []
     assert deliveries(ctx) == [
         (turn.id, Channel.WEB_PUSH, DeliveryStatus.SKIPPED, "the turn is over")
@@ -388,12 +390,12 @@ def test_a_notice_read_in_the_room_is_not_sent(
     ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
 ) -> None:
     game, _alice, bob, _ = heads_up(ctx)
-    notes.set_preferences(ctx, bob, PUSH_ON, notify=notify)
+    choices.set_preferences(ctx, bob, PUSH_ON, notify=notify)
     subscribe(ctx, notify, bob, receiver.browser("bob"))
     [turn] = told(act_for_whoever(ctx, game))
-    read = notes.mark_read(ctx, bob, turn.id, notify=notify)
+    read = inbox.mark_read(ctx, bob, turn.id, notify=notify)
     assert read.read_at is not None
-    assert notes.deliver_due(ctx, notify=notify) == 0
+    assert delivery.deliver_due(ctx, notify=notify) == 0
     assert receiver.pushes == []
     assert deliveries(ctx)[-1][2:] == (DeliveryStatus.SKIPPED, "the player has read it")
 
@@ -402,10 +404,10 @@ def test_a_channel_turned_off_meanwhile_is_skipped(
     ctx: ServiceContext, notify_mail: NotifySettings, mail: MailServer
 ) -> None:
     game, _alice, bob, _ = heads_up(ctx)
-    notes.set_preferences(ctx, bob, EMAIL_ON, notify=notify_mail)
+    choices.set_preferences(ctx, bob, EMAIL_ON, notify=notify_mail)
     act_for_whoever(ctx, game)
-    notes.set_preferences(ctx, bob, Preferences(), notify=notify_mail)
-    notes.deliver_due(ctx, notify=notify_mail)
+    choices.set_preferences(ctx, bob, Preferences(), notify=notify_mail)
+    delivery.deliver_due(ctx, notify=notify_mail)
     assert mail.messages == []
     assert deliveries(ctx)[-1][2:] == (DeliveryStatus.SKIPPED, "email is turned off")
 
@@ -419,7 +421,7 @@ def test_the_gap_holds_messages_back_and_then_sends_them_as_one(
 ) -> None:
     gapped = room_notify(replace(notify, push_gap_seconds=60))
     alice, bob, carol = players(ctx, "alice", "bob", "carol")
-    notes.set_preferences(ctx, alice, PUSH_ON, notify=gapped)
+    choices.set_preferences(ctx, alice, PUSH_ON, notify=gapped)
     subscribe(ctx, gapped, alice, receiver.browser("alice"))
     games = []
     for other in (bob, carol):
@@ -427,13 +429,13 @@ def test_the_gap_holds_messages_back_and_then_sends_them_as_one(
         lobby.join(ctx, game, other)
         games.append(game)
     lobby.start(ctx, games[0], alice, source=source(1))
-    assert notes.deliver_due(ctx, notify=gapped) == 1
+    assert delivery.deliver_due(ctx, notify=gapped) == 1
     clock.advance(timedelta(seconds=10))
     lobby.start(ctx, games[1], alice, source=source(1))
-    assert notes.deliver_due(ctx, notify=gapped) == 0  # too soon: held back
-    assert notes.next_delivery_due(ctx) == clock.moment + timedelta(seconds=50)
+    assert delivery.deliver_due(ctx, notify=gapped) == 0  # too soon: held back
+    assert delivery.next_delivery_due(ctx) == clock.moment + timedelta(seconds=50)
     clock.advance(timedelta(seconds=50))
-    assert notes.deliver_due(ctx, notify=gapped) == 1
+    assert delivery.deliver_due(ctx, notify=gapped) == 1
     assert [p.message["title"] for p in receiver.pushes] == [
         f"Your turn in game {games[0]}",
         f"Your turn in game {games[1]}",
@@ -444,7 +446,7 @@ def test_turns_at_several_tables_coalesce_into_one_push(
     ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
 ) -> None:
     alice, bob, carol = players(ctx, "alice", "bob", "carol")
-    notes.set_preferences(ctx, alice, PUSH_ON, notify=notify)
+    choices.set_preferences(ctx, alice, PUSH_ON, notify=notify)
     subscribe(ctx, notify, alice, receiver.browser("alice"))
     games = []
     for other in (bob, carol):
@@ -452,7 +454,7 @@ def test_turns_at_several_tables_coalesce_into_one_push(
         lobby.join(ctx, game, other)
         lobby.start(ctx, game, alice, source=source(1))
         games.append(game)
-    assert notes.deliver_due(ctx, notify=notify) == 1
+    assert delivery.deliver_due(ctx, notify=notify) == 1
     [push] = receiver.pushes
     assert push.message["title"] == "Your turn in 2 games"
     assert push.message["url"] == "/"
@@ -463,7 +465,7 @@ def test_every_browser_gets_it_and_a_gone_one_is_forgotten(
     ctx: ServiceContext, notify: NotifySettings, receiver: PushReceiver
 ) -> None:
     alice, bob = players(ctx, "alice", "bob")
-    notes.set_preferences(ctx, alice, PUSH_ON, notify=notify)
+    choices.set_preferences(ctx, alice, PUSH_ON, notify=notify)
     phone, laptop = receiver.browser("phone"), receiver.browser("laptop")
     subscribe(ctx, notify, alice, phone)
     subscribe(ctx, notify, alice, laptop)
@@ -471,7 +473,7 @@ def test_every_browser_gets_it_and_a_gone_one_is_forgotten(
     game = lobby.create_game(ctx, alice, GameOptions()).game_id
     lobby.join(ctx, game, bob)
     lobby.start(ctx, game, alice, source=source(1))
-    notes.deliver_due(ctx, notify=notify)
+    delivery.deliver_due(ctx, notify=notify)
     assert sorted(p.path for p in receiver.pushes) == ["/push/laptop", "/push/phone"]
     assert deliveries(ctx)[-1][2:] == (
         DeliveryStatus.SENT,
@@ -488,9 +490,9 @@ def test_a_mail_server_that_is_down_is_recorded_never_raised(
     broken = replace(notify, smtp_host="127.0.0.1", smtp_port=free_port(), smtp_tls="none")
     broken = room_notify(broken)
     game, _alice, bob, _ = heads_up(ctx)
-    notes.set_preferences(ctx, bob, EMAIL_ON, notify=broken)
+    choices.set_preferences(ctx, bob, EMAIL_ON, notify=broken)
     [turn] = told(act_for_whoever(ctx, game))
-    notes.deliver(ctx, turn, notify=broken)
+    delivery.deliver(ctx, turn, notify=broken)
     [(_, channel, status, outcome)] = deliveries(ctx)
     assert (channel, status) == (Channel.EMAIL, DeliveryStatus.FAILED)
     assert outcome is not None and outcome.startswith("no mail server answer")
@@ -500,15 +502,15 @@ def test_delivery_never_raises_into_its_caller(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game, _alice, bob, _ = heads_up(ctx)
-    notes.set_preferences(ctx, bob, PUSH_ON, notify=notify)
+    choices.set_preferences(ctx, bob, PUSH_ON, notify=notify)
     [turn] = told(act_for_whoever(ctx, game))
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(notes, "_claim", boom)
-    notes.deliver(ctx, turn, notify=notify)  # logged, not raised
-    assert notes.deliver_due(ctx, notify=notify) == 0
+    monkeypatch.setattr(delivery, "_claim", boom)
+    delivery.deliver(ctx, turn, notify=notify)  # logged, not raised
+    assert delivery.deliver_due(ctx, notify=notify) == 0
 
 
 # ---------------------------------------------------------------- the player's side
@@ -516,13 +518,13 @@ def test_delivery_never_raises_into_its_caller(
 
 def test_preferences_default_and_change(ctx: ServiceContext, notify_mail: NotifySettings) -> None:
     [alice] = players(ctx, "alice")
-    assert notes.get_preferences(ctx, alice) == Preferences(True, True, False, False, None)
+    assert choices.get_preferences(ctx, alice) == Preferences(True, True, False, False, None)
     chosen = Preferences(False, True, True, True, " alice@example.com ")
-    assert notes.set_preferences(ctx, alice, chosen, notify=notify_mail) == replace(
+    assert choices.set_preferences(ctx, alice, chosen, notify=notify_mail) == replace(
         chosen, email_address="alice@example.com"
     )
     # Email off keeps the address, so turning it back on is one switch.
-    off = notes.set_preferences(
+    off = choices.set_preferences(
         ctx,
         alice,
         replace(chosen, email=False, email_address="alice@example.com"),
@@ -534,14 +536,14 @@ def test_preferences_default_and_change(ctx: ServiceContext, notify_mail: Notify
 def test_preference_refusals(ctx: ServiceContext, notify: NotifySettings) -> None:
     [alice] = players(ctx, "alice")
     with pytest.raises(InvalidInput, match="Give an email address"):
-        notes.set_preferences(ctx, alice, Preferences(email=True), notify=notify)
+        choices.set_preferences(ctx, alice, Preferences(email=True), notify=notify)
     with pytest.raises(InvalidInput, match="does not look right"):
-        notes.set_preferences(ctx, alice, Preferences(email_address="alice@"), notify=notify)
+        choices.set_preferences(ctx, alice, Preferences(email_address="alice@"), notify=notify)
     with pytest.raises(Conflict, match="no mail server"):
-        notes.set_preferences(ctx, alice, EMAIL_ON, notify=notify)
+        choices.set_preferences(ctx, alice, EMAIL_ON, notify=notify)
     with pytest.raises(NotFound):
-        notes.get_preferences(ctx, 999)
-    assert notes.get_preferences(ctx, alice) == Preferences()
+        choices.get_preferences(ctx, 999)
+    assert choices.get_preferences(ctx, alice) == Preferences()
 
 
 def test_browsers_subscribe_move_and_unsubscribe(
@@ -550,18 +552,18 @@ def test_browsers_subscribe_move_and_unsubscribe(
     alice, bob = players(ctx, "alice", "bob")
     browser = receiver.browser("shared")
     t = browser.target
-    first = notes.add_browser(ctx, alice, t.endpoint, t.p256dh, t.auth, notify=notify)
+    first = choices.add_browser(ctx, alice, t.endpoint, t.p256dh, t.auth, notify=notify)
     assert first.created
-    again = notes.add_browser(ctx, bob, t.endpoint, t.p256dh, t.auth, notify=notify)
+    again = choices.add_browser(ctx, bob, t.endpoint, t.p256dh, t.auth, notify=notify)
     assert not again.created and again.id == first.id
-    assert notes.browser_count(ctx, alice) == 0 and notes.browser_count(ctx, bob) == 1
-    assert not notes.remove_browser(ctx, alice, t.endpoint)
-    assert notes.remove_browser(ctx, bob, t.endpoint)
-    assert notes.browser_count(ctx, bob) == 0
+    assert choices.browser_count(ctx, alice) == 0 and choices.browser_count(ctx, bob) == 1
+    assert not choices.remove_browser(ctx, alice, t.endpoint)
+    assert choices.remove_browser(ctx, bob, t.endpoint)
+    assert choices.browser_count(ctx, bob) == 0
     with pytest.raises(InvalidInput, match="https"):
-        notes.add_browser(ctx, alice, "ftp://x", t.p256dh, t.auth, notify=notify)
+        choices.add_browser(ctx, alice, "ftp://x", t.p256dh, t.auth, notify=notify)
     with pytest.raises(InvalidInput, match="16-byte"):
-        notes.add_browser(ctx, alice, t.endpoint, t.p256dh, "AAAA", notify=notify)
+        choices.add_browser(ctx, alice, t.endpoint, t.p256dh, "AAAA", notify=notify)
 
 
 def test_a_player_keeps_ten_browsers_at_most(
@@ -580,18 +582,18 @@ def test_notices_page_newest_first_and_read(ctx: ServiceContext, notify: NotifyS
     game, alice, bob, _ = heads_up(ctx)
     for _ in range(5):  # to the turn card: alice has acted at three streets
         act_for_whoever(ctx, game, "check")
-    mine = notes.list_notices(ctx, alice, limit=2, notify=notify)
-    everything = [n.id for n in notes.list_notices(ctx, alice, limit=100, notify=notify).notices]
+    mine = inbox.list_notices(ctx, alice, limit=2, notify=notify)
+    everything = [n.id for n in inbox.list_notices(ctx, alice, limit=100, notify=notify).notices]
     assert len(everything) == 3
     assert [n.id for n in mine.notices] == everything[:2]
     assert mine.unread == len(everything)
-    rest = notes.list_notices(ctx, alice, before_id=mine.next_before_id, limit=100, notify=notify)
+    rest = inbox.list_notices(ctx, alice, before_id=mine.next_before_id, limit=100, notify=notify)
     assert [n.id for n in rest.notices] == everything[2:] and rest.next_before_id is None
-    notes.mark_read(ctx, alice, everything[0], notify=notify)
-    first = notes.mark_read(ctx, alice, everything[0], notify=notify).read_at
-    assert notes.list_notices(ctx, alice, notify=notify).unread == len(everything) - 1
-    assert notes.mark_read(ctx, alice, everything[0], notify=notify).read_at == first
+    inbox.mark_read(ctx, alice, everything[0], notify=notify)
+    first = inbox.mark_read(ctx, alice, everything[0], notify=notify).read_at
+    assert inbox.list_notices(ctx, alice, notify=notify).unread == len(everything) - 1
+    assert inbox.mark_read(ctx, alice, everything[0], notify=notify).read_at == first
     with pytest.raises(NotFound, match="no notice"):
-        notes.mark_read(ctx, bob, everything[0], notify=notify)
+        inbox.mark_read(ctx, bob, everything[0], notify=notify)
     with pytest.raises(InvalidInput):
-        notes.list_notices(ctx, alice, limit=0, notify=notify)
+        inbox.list_notices(ctx, alice, limit=0, notify=notify)

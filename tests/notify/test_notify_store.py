@@ -15,14 +15,15 @@ from cardroom.service import accounts
 from cardroom.service.context import ServiceContext
 from cardroom.store import migrate
 from cardroom.store.db import make_engine
-from cardroom.store.models import Base, Game, GameFormat, GameStatus
+from cardroom.store.models import Game, GameFormat, GameStatus
 from cardroom.store.notify_models import Notice, NoticeKind
+from cardroom.store.schema import metadata
 
 NOTIFY_TABLES = {"notification_settings", "push_subscriptions", "notices", "notice_deliveries"}
 
 
 def test_the_models_know_the_notification_tables() -> None:
-    assert set(Base.metadata.tables) >= NOTIFY_TABLES
+    assert set(metadata.tables) >= NOTIFY_TABLES
 
 
 def _touches_notify_tables(difference: Any) -> bool:

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from cardroom.notify import vapid
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import lobby
-from cardroom.service import notifications as notes
 from cardroom.service.context import ServiceContext
 from cardroom.service.lobby import GameOptions
+from cardroom.service.notices import record as outbox
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
 from cardroom.web.routes import notifications as routes
@@ -227,7 +227,7 @@ def test_notices_list_page_and_read(
     game = lobby.create_game(ctx, bob_id, GameOptions()).game_id
     lobby.join(ctx, game, alice_id)
     started = lobby.start(ctx, game, bob_id, source=source(1))
-    notes.on_game_change(ctx, game, started.events, actor_id=bob_id, notify=notify)
+    outbox.on_game_change(ctx, game, started.events, actor_id=bob_id, notify=notify)
 
     page = client.get(NOTICES, headers=headers).json()
     assert page["unread"] == 1 and page["next_before_id"] is None

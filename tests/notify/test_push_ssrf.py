@@ -27,10 +27,11 @@ from cardroom.notify.settings import NotifySettings
 from cardroom.notify.vapid import VapidKeys
 from cardroom.notify.webpush import EndpointRefused, PushOutcome, check_endpoint
 from cardroom.service import lobby
-from cardroom.service import notifications as notes
 from cardroom.service.context import ServiceContext
 from cardroom.service.lobby import GameOptions
-from cardroom.service.notifications import Preferences
+from cardroom.service.notices import choices
+from cardroom.service.notices import deliver as delivery
+from cardroom.service.notices.choices import Preferences
 from cardroom.store.notify_models import Channel, DeliveryStatus, NoticeDelivery
 from cardroom.web.app import WebSettings, create_app
 from tests.notify.receivers import FakeBrowser
@@ -289,9 +290,9 @@ def test_a_stored_subscription_that_now_resolves_inside_is_not_posted_to(
     assert isinstance(resolver, Resolver)
     resolver.answers["push.example.com"] = [PUBLIC]
     alice, bob = players(open_ctx, "alice", "bob")
-    notes.set_preferences(open_ctx, alice, Preferences(web_push=True), notify=strict_notify)
+    choices.set_preferences(open_ctx, alice, Preferences(web_push=True), notify=strict_notify)
     target = FakeBrowser(f"https://push.example.com:{listener.port}/p").target
-    notes.add_browser(
+    choices.add_browser(
         open_ctx, alice, target.endpoint, target.p256dh, target.auth, notify=strict_notify
     )
     resolver.answers["push.example.com"] = ["127.0.0.1"]  # the name is rebound
@@ -299,7 +300,7 @@ def test_a_stored_subscription_that_now_resolves_inside_is_not_posted_to(
     lobby.join(open_ctx, game, bob)
     started = lobby.start(open_ctx, game, alice, source=source(1))
     [turn] = [n for n in started.notices if n.user_id == alice and n.deliver_at is not None]
-    notes.deliver(open_ctx, turn, notify=strict_notify)
+    delivery.deliver(open_ctx, turn, notify=strict_notify)
     with open_ctx.transaction() as session:
         [row] = session.scalars(
             select(NoticeDelivery).where(NoticeDelivery.channel == Channel.WEB_PUSH)

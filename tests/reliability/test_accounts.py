@@ -40,7 +40,8 @@ from cardroom.service import play
 from cardroom.service.errors import TooManyAttempts
 from cardroom.service.game_records import StoredEvent
 from cardroom.service.throttle import ADDRESS_ATTEMPTS, NAME_ATTEMPTS, WINDOW, DatabaseThrottle
-from cardroom.store.models import Base, GamePlayer, User, UserSession
+from cardroom.store.models import GamePlayer, User, UserSession
+from cardroom.store.schema import metadata
 from cardroom.web.app import create_app
 from cardroom.web.deps import admin_user
 from tests.conftest import snapshot
@@ -134,9 +135,7 @@ def test_passwords_are_argon2id_and_tokens_are_only_hashed(
     assert PasswordHasher().verify(stored, password)
     assert token_hashes == [hashlib.sha256(alice.token.encode()).hexdigest()]
     with sqlite_room.ctx.engine.connect() as connection:
-        everything = repr(
-            [connection.execute(select(t)).all() for t in Base.metadata.sorted_tables]
-        )
+        everything = repr([connection.execute(select(t)).all() for t in metadata.sorted_tables])
     assert password not in everything and alice.token not in everything
 
 

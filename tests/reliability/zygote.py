@@ -49,7 +49,7 @@ from cardroom.config import Settings
 
 PRELOADED = (uvicorn, cardroom.cli.serve_cmd, cardroom.web.app, cardroom.web.fanout)
 for optional in (
-    "cardroom.service.notifications",
+    "cardroom.service.notices.deliver",
     "psycopg",
     "sqlite3",
     "websockets",

@@ -10,7 +10,8 @@ from sqlalchemy import Engine, inspect, select, text
 from cardroom.config import Settings
 from cardroom.store import migrate
 from cardroom.store.db import make_engine
-from cardroom.store.models import AccountKind, Base, LedgerAccount
+from cardroom.store.models import AccountKind, LedgerAccount
+from cardroom.store.schema import metadata
 
 
 def test_upgrade_builds_every_table_on_an_empty_database(empty_database_url: str) -> None:
@@ -24,7 +25,7 @@ def test_upgrade_builds_every_table_on_an_empty_database(empty_database_url: str
         assert migrate.current_revision(engine) == migrate.head_revision()
         assert migrate.is_up_to_date(engine)
         tables = set(inspect(engine).get_table_names())
-        assert set(Base.metadata.tables) <= tables
+        assert set(metadata.tables) <= tables
         assert "alembic_version" in tables
     finally:
         engine.dispose()

@@ -43,7 +43,7 @@ class PositionChecker:
             for s in seats:
                 assert not strictly_between(cur.button, sb_position, s, n), cur
                 assert not strictly_between(sb_position, cur.big_blind, s, n), cur
-            if self.rule is not ButtonRule.DEAD_BUTTON:
+            if self.rule is not ButtonRule.DEAD_BUTTON and not self._both_blinds_left(cur):
                 assert cur.button in seats and cur.small_blind in seats, cur
         prev = self.previous
         if prev is not None:
@@ -52,10 +52,31 @@ class PositionChecker:
         self.previous = cur
         self.hands += 1
 
+    def _both_blinds_left(self, cur: HandDealt) -> bool:
+        """Moving big blind, RULES.md: "if the last BB left, button and SB stay put for
+        one hand (if the SB's player left too, nobody posts the small blind that
+        hand)". With both blinds' seats empty the button stays too, maybe on an
+        empty seat."""
+        prev, last_sb = self.previous, self.previous_sb_position  # posted or empty
+        seats = {s for s, _, _ in cur.players}
+        return (
+            self.rule is ButtonRule.MOVING_BIG_BLIND
+            and prev is not None
+            and prev.button != last_sb  # not heads-up before
+            and last_sb not in seats
+            and prev.big_blind not in seats
+            # nobody who came in at once after a pause sits between the blinds
+            and not any(strictly_between(last_sb, cur.big_blind, s, self.seat_count) for s in seats)
+        )
+
     def _sb_position(self, cur: HandDealt) -> int:
         if cur.small_blind is not None:
             return cur.small_blind
-        assert self.rule is ButtonRule.DEAD_BUTTON and self.previous is not None
+        assert self.previous is not None
+        if self._both_blinds_left(cur):
+            assert self.previous_sb_position is not None
+            return self.previous_sb_position  # the empty seat of the last SB, not posted
+        assert self.rule is ButtonRule.DEAD_BUTTON
         return self.previous.big_blind  # a dead small blind sits on the last BB's seat
 
     def _transition(self, prev: HandDealt, cur: HandDealt, players: dict[int, int]) -> None:
@@ -75,6 +96,9 @@ class PositionChecker:
         for s in both:  # nobody skips the big blind
             assert not strictly_between(prev.big_blind, cur.big_blind, s, n), (prev, cur)
         if len(players) == 2:
+            return
+        if self._both_blinds_left(cur):
+            assert cur.small_blind is None and cur.button == prev.button, (prev, cur)
             return
         if self.rule is ButtonRule.DEAD_BUTTON and prev.button != prev.small_blind:
             assert self._sb_position(cur) == prev.big_blind, (prev, cur)

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from cardroom.cli import CommandError
-from cardroom.table_simulate import play_cash, play_tournament, run_cash, run_tournament
+from cardroom.cli.simulate_cmd import run_cash, run_tournament
+from cardroom.table_simulate import play_cash, play_tournament
 
 
 def args(**kw: object) -> argparse.Namespace:

@@ -24,7 +24,7 @@ class _Live:
     def __init__(self) -> None:
         self.pushed: list[tuple[int, Any]] = []
 
-    def _threadsafe(self, callback: Any, *args: Any) -> None:
+    def push_user_soon(self, *args: Any) -> None:
         self.pushed.append(args)
 
     def push_user(self, *args: Any) -> None:  # pragma: no cover - only named

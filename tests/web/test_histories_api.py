@@ -26,7 +26,7 @@ from cardroom.cli import main
 from cardroom.events import HandShown
 from cardroom.history.privacy import viewer_named
 from cardroom.history.record import replay
-from cardroom.service import histories
+from cardroom.service import histories, stored_hands
 from cardroom.service.context import ServiceContext
 from cardroom.store.models import HandRecord as HandRow
 from cardroom.web.app import create_app
@@ -105,7 +105,7 @@ def test_a_hand_as_its_player_another_player_and_an_admin(web: Web, stored_room:
     # (the service-level scan of tests/history/test_stored_privacy.py reads every hand;
     # here, the wire: hands with a showdown, where shown and mucked cards meet, and some
     # won before one)
-    records = {h: histories.hand_record(ctx, h) for h in room.hands}
+    records = {h: stored_hands.hand_record(ctx, h) for h in room.hands}
     hands = {h: replay(r) for h, r in records.items()}
     showdowns = [h for h in room.hands if any(isinstance(e, HandShown) for e in hands[h].events)]
     others = [h for h in room.hands if h not in showdowns]
@@ -193,7 +193,7 @@ def test_downloads_come_as_files_with_their_names(web: Web, stored_room: Played)
     assert len(tomllib.loads(whole.text)) == len(mine)
     full = get(client, f"/api/games/{game}/export?format=pokerstars&full=true", headers["boss"])
     assert full.text.count("PokerStars Hand #") == len(
-        [h for h in room.hands if histories.hand_record(ctx, h).table.endswith(f" {game}")]
+        [h for h in room.hands if stored_hands.hand_record(ctx, h).table.endswith(f" {game}")]
     )
 
 
@@ -259,7 +259,7 @@ def test_other_refusals(web: Web, stored_room: Played) -> None:
     assert message == f"You were not dealt into any finished hand of game {game}."
     # an observer of a hand won before the flop saw no card: no proof
     for hand_id in room.hands:
-        record = histories.hand_record(ctx, hand_id)
+        record = stored_hands.hand_record(ctx, hand_id)
         hand = replay(record)
         if hand.board or any(isinstance(e, HandShown) for e in hand.events):
             continue

@@ -15,8 +15,8 @@ from starlette.testclient import WebSocketTestSession
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from cardroom.service import notifications
 from cardroom.service.context import ServiceContext
+from cardroom.service.notices import record as outbox
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
 from cardroom.web.routes import ws as ws_routes
@@ -193,7 +193,7 @@ def test_notifications_failing_never_fail_the_move(
     def broken(*args: Any, **kwargs: Any) -> list[Any]:
         raise RuntimeError("the notifications are down")
 
-    monkeypatch.setattr(notifications, "notices_in", broken)
+    monkeypatch.setattr(outbox, "notices_in", broken)
     assert act(client, game, alice, "call").status_code == 200
 
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from cardroom.service import notifications
 from cardroom.service.bot_seats import bot_to_act
 from cardroom.service.game_records import StoredEvent
 from cardroom.service.game_tx import GameTx
+from cardroom.service.notices import record
 from cardroom.service.schedule import store_deadlines, wanted_deadlines
 from cardroom.store.models import GameStatus
 
@@ -46,7 +46,7 @@ def _record_notices(tx: GameTx, events: Sequence[StoredEvent]) -> None:
     commit anyway (``notices_in`` says why none should fail; a savepoint to survive
     one would cost every command a round trip)."""
     try:
-        tx.notices += notifications.notices_in(
+        tx.notices += record.notices_in(
             tx.session,
             tx.game,
             tx.table,

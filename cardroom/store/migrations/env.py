@@ -13,13 +13,13 @@ from sqlalchemy.engine import Connection
 
 from cardroom.config import Settings
 from cardroom.store.db import make_engine
-from cardroom.store.models import Base
+from cardroom.store.schema import metadata
 
 
 def run_migrations(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=metadata,
         # SQLite cannot ALTER most things; batch mode rebuilds the table instead, so
         # later migrations are written once for both databases.
         render_as_batch=connection.dialect.name == "sqlite",

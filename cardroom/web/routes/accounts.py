@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.service import accounts
 from cardroom.service.devices import DEVICE_LIFETIME
-from cardroom.service.notifications import unread_count
+from cardroom.service.notices.inbox import unread_count
 from cardroom.web import session_ends
 from cardroom.web.deps import (
     ContextDep,

@@ -14,7 +14,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import PlainTextResponse, Response
 
-from cardroom.service import histories
+from cardroom.service import hand_exports, histories
+from cardroom.service.hand_exports import Export, ExportFormat
 from cardroom.service.histories import (
     GAMES_PAGE_DEFAULT,
     GAMES_PAGE_MAX,
@@ -22,8 +23,6 @@ from cardroom.service.histories import (
     HANDS_PAGE_MAX,
     PER_GAME_DEFAULT,
     PER_GAME_MAX,
-    Export,
-    ExportFormat,
 )
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
@@ -162,7 +161,7 @@ def export_hand(
 ) -> Response:
     """The hand as a file to download: PHH or PokerStars text, holding the viewer's own
     cards and the hands shown, never another player's unshown or mucked cards."""
-    return download(histories.export_hand(ctx, user, hand_id, format.value, full=full))
+    return download(hand_exports.export_hand(ctx, user, hand_id, format.value, full=full))
 
 
 @router.get(
@@ -176,7 +175,7 @@ def export_game(
     """The finished hands of a game the viewer was dealt into, oldest first, as one
     file (``.phhs`` or PokerStars text); with ``full=true``, an admin's full record of
     every hand."""
-    return download(histories.export_game(ctx, user, game_id, format.value, full=full))
+    return download(hand_exports.export_game(ctx, user, game_id, format.value, full=full))
 
 
 @router.get("/api/hands/{hand_id}/proof", responses=HAND, response_model=ProofOut)
@@ -185,4 +184,4 @@ def proof(ctx: ContextDep, user: CurrentUser, hand_id: HandId, full: Full = Fals
     its salt and Merkle proof up to the commitment published before the first card.
     Check it with `cardroom verify FILE` (docs/fairness.md). A hand dealt before
     commitments, or one the viewer saw no card of, has none (404)."""
-    return download(histories.proof_file(ctx, user, hand_id, full=full))
+    return download(hand_exports.proof_file(ctx, user, hand_id, full=full))

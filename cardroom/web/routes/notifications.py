@@ -27,9 +27,10 @@ from cardroom.notify.email import EMAIL_MAX_LENGTH
 from cardroom.notify.settings import NotifySettings, environ_settings
 from cardroom.notify.vapid import load_or_create
 from cardroom.notify.webpush import ENDPOINT_MAX_LENGTH
-from cardroom.service import notifications
 from cardroom.service.game_records import Notice
-from cardroom.service.notifications import NoticePage, Preferences
+from cardroom.service.notices import choices, inbox
+from cardroom.service.notices.choices import Preferences
+from cardroom.service.notices.inbox import NoticePage
 from cardroom.store.notify_models import NoticeKind
 from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented
@@ -186,7 +187,7 @@ def _settings_out(
         email=prefs.email,
         email_address=prefs.email_address,
         email_available=notify.email_enabled,
-        push_subscriptions=notifications.browser_count(ctx, user_id),
+        push_subscriptions=choices.browser_count(ctx, user_id),
     )
 
 
@@ -197,7 +198,7 @@ def _settings_out(
 def get_settings(ctx: ContextDep, user: CurrentUser, notify: NotifyDep) -> NotificationSettingsOut:
     """The player's channels. Until changed: in-app and browser on, Web Push and
     email off."""
-    return _settings_out(ctx, user.id, notifications.get_preferences(ctx, user.id), notify)
+    return _settings_out(ctx, user.id, choices.get_preferences(ctx, user.id), notify)
 
 
 @router.put("/api/me/notification-settings", responses=documented(401, 403, 409, 413, 415, 422))
@@ -214,7 +215,7 @@ def put_settings(
         email=body.email,
         email_address=body.email_address,
     )
-    saved = notifications.set_preferences(ctx, user.id, prefs, notify=notify)
+    saved = choices.set_preferences(ctx, user.id, prefs, notify=notify)
     return _settings_out(ctx, user.id, saved, notify)
 
 
@@ -253,7 +254,7 @@ def add_push_subscription(
     """Keep this browser's push subscription for the player: 201 when new, 200 when
     the browser was subscribed already (its keys are updated, and a browser another
     player had subscribed becomes this player's)."""
-    kept = notifications.add_browser(
+    kept = choices.add_browser(
         ctx, user.id, body.endpoint, body.keys.p256dh, body.keys.auth, notify=notify
     )
     if not kept.created:
@@ -269,16 +270,14 @@ def remove_push_subscription(
 ) -> None:
     """Forget one of the player's browsers, by its endpoint. Forgetting a browser
     that is not subscribed succeeds too: it is unsubscribed either way."""
-    notifications.remove_browser(ctx, user.id, body.endpoint)
+    choices.remove_browser(ctx, user.id, body.endpoint)
 
 
 BeforeId = Annotated[
     QueryInt | None,
     Query(ge=1, le=MAX_ROW_ID, description="Notices older than this one: the next page."),
 ]
-PageLimit = Annotated[
-    QueryInt, Query(ge=1, le=notifications.PAGE_MAX, description="Notices on the page.")
-]
+PageLimit = Annotated[QueryInt, Query(ge=1, le=inbox.PAGE_MAX, description="Notices on the page.")]
 NOTICES_READ = {"type": "notices_read"}  # to the player's /ws/me: the unread count fell
 NoticeIdPath = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The notice's id.")]
 
@@ -289,10 +288,10 @@ def list_notices(
     user: CurrentUser,
     notify: NotifyDep,
     before_id: BeforeId = None,
-    limit: PageLimit = notifications.PAGE_DEFAULT,
+    limit: PageLimit = inbox.PAGE_DEFAULT,
 ) -> NoticePageOut:
     """The player's notices, newest first, and how many are unread."""
-    page = notifications.list_notices(ctx, user.id, before_id=before_id, limit=limit, notify=notify)
+    page = inbox.list_notices(ctx, user.id, before_id=before_id, limit=limit, notify=notify)
     return NoticePageOut.of(page)
 
 
@@ -303,6 +302,6 @@ def mark_read(
     """The player has seen this notice: it will not be pushed or mailed. Marking it
     again changes nothing. The player's other pages hear ``notices_read`` on their
     ``/ws/me`` and ask their unread count again."""
-    notice = notifications.mark_read(ctx, user.id, notice_id, notify=notify)
+    notice = inbox.mark_read(ctx, user.id, notice_id, notify=notify)
     live.tell_user(user.id, NOTICES_READ)
     return NoticeOut.of(notice)

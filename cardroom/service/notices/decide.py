@@ -1,0 +1,263 @@
+"""Deciding: which notices a saved change calls for, and their words. Nothing here
+writes; ``cardroom.service.notices.record`` records what this decides.
+
+- *your turn*, when action rests on a player: keyed by game, hand and the seq of the
+  event that started the turn (the last blind, hole card, board card or action), so
+  one turn makes one notice however many commands, retries or server processes look
+  at it. The turn is the table's as it is at the end of the command;
+- *game started*, for the players of a ``GameStarted``;
+- *game ended*, for a tournament's players (their place and prize) and for the
+  players refunded by a cancellation (the reason and the refund).
+
+**Adding a notice** is one function in this file: a ``Decider`` that turns the
+events of one kind into ``Draft``s (its words go in ``cardroom.notify.messages``, a
+new kind in ``NoticeKind``), and its row in ``BY_EVENT``. Recording, delivering and
+the player's choices need no change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from cardroom.hand import STREET_NAMES
+from cardroom.notify import messages
+from cardroom.notify.messages import Text
+from cardroom.service.game_records import StoredEvent
+from cardroom.service.schedule import at
+from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord, User
+from cardroom.store.notify_models import (
+    NoticeKind,
+)
+from cardroom.table import Table
+
+# The events after which the player to act may have changed: the deal (blinds, hole
+# cards), a street, an action. The last of them in a hand started the current turn.
+TURN_STARTERS = ("BlindPosted", "HoleCardDealt", "BoardDealt", "PlayerActed")
+
+
+@dataclass(frozen=True)
+class Turn:
+    user_id: int
+    hand_id: int
+    turn_seq: int
+
+
+def current_turn(
+    session: Session,
+    game: Game,
+    table: Table,
+    *,
+    hand_id: int | None = None,
+    events: Sequence[StoredEvent] = (),
+) -> Turn | None:
+    """Whose turn it is at ``game`` now, and the event that started it; None while
+    no one is to act (between hands, all in, paused, over). A caller in the
+    command's transaction saves the two reads: ``hand_id`` is the running hand's id
+    (``table.hands_dealt``'s row), and ``events`` the events it has just stored,
+    whose last turn starter of that hand, if any, started the turn."""
+    hand = table.hand
+    if game.status is not GameStatus.RUNNING or hand is None or hand.is_over:
+        return None
+    seat = hand.seat_to_act
+    player = None if seat is None else table.hand_players.get(seat)
+    if player is None:
+        return None
+    if hand_id is None:
+        hand_id = session.scalar(
+            select(HandRecord.id).where(
+                HandRecord.game_id == game.id, HandRecord.number == table.hands_dealt
+            )
+        )
+        if hand_id is None:
+            return None
+    # Events are numbered in the order they happen: the stored ones of this command
+    # come after every other, so the last starter among them is the hand's last.
+    turn_seq = max(
+        (e.seq for e in events if e.hand_id == hand_id and e.kind in TURN_STARTERS),
+        default=None,
+    )
+    if turn_seq is None:  # nothing here moved the turn (a resume, a sit out...)
+        turn_seq = session.scalar(
+            select(func.max(GameEvent.seq)).where(
+                GameEvent.game_id == game.id,
+                GameEvent.hand_id == hand_id,
+                GameEvent.kind.in_(TURN_STARTERS),
+            )
+        )
+        if turn_seq is None:
+            return None
+    return Turn(player, hand_id, int(turn_seq))
+
+
+@dataclass(frozen=True)
+class Draft:
+    user_id: int
+    kind: NoticeKind
+    dedupe_key: str
+    text: Text
+    data: dict[str, Any] = field(default_factory=dict)
+    hand_id: int | None = None
+    turn_seq: int | None = None
+    due_at: datetime | None = None  # a turn's clock: delivery should beat it
+
+
+# A notice that events occasion: from the game, its table as the command left it and
+# the command's stored events (all of them: a decider picks its own), its drafts.
+Decider = Callable[[Session, Game, Table, Sequence[StoredEvent]], list[Draft]]
+
+
+def occasioned(
+    session: Session,
+    game: Game,
+    table: Table,
+    events: Sequence[StoredEvent],
+    *,
+    actor_id: int | None = None,
+) -> list[Draft]:
+    """The notices ``events`` occasion by themselves (a start, an end), in
+    ``BY_EVENT``'s order; none for ``actor_id``, the player whose command caused
+    them."""
+    kinds = {event.kind for event in events}
+    drafts: list[Draft] = []
+    for kind, decider in BY_EVENT:
+        if kind in kinds:
+            drafts += decider(session, game, table, events)
+    if actor_id is not None:
+        drafts = [d for d in drafts if d.user_id != actor_id]
+    return drafts
+
+
+def turn_notice(
+    session: Session,
+    game: Game,
+    table: Table,
+    *,
+    hand_id: int | None = None,
+    events: Sequence[StoredEvent] = (),
+) -> Draft | None:
+    """*Your turn* for whoever is to act now, if anyone is (``current_turn``)."""
+    turn = current_turn(session, game, table, hand_id=hand_id, events=events)
+    return None if turn is None else _your_turn(game, table, turn)
+
+
+def _started(
+    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+) -> list[Draft]:
+    out: list[Draft] = []
+    for event in events:
+        if event.kind != "GameStarted":
+            continue
+        players = [int(p) for p in event.payload.get("players", ())]
+        text = messages.game_started(
+            game.id,
+            players=len(players),
+            small_blind=table.small_blind,
+            big_blind=table.big_blind,
+            pays_money=table.config.pays_money,
+        )
+        out += [
+            Draft(player, NoticeKind.GAME_STARTED, f"started:{game.id}", text) for player in players
+        ]
+    return out
+
+
+def _tournament_finished(
+    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+) -> list[Draft]:
+    prizes: dict[int, int] = {}
+    for event in events:
+        if event.kind == "PrizePaid":
+            player = int(event.payload["player"])
+            prizes[player] = prizes.get(player, 0) + int(event.payload["amount"])
+    out: list[Draft] = []
+    for event in events:
+        if event.kind != "TournamentFinished":
+            continue
+        winner = int(event.payload["winner"])
+        places = {int(p): int(place) for p, place in event.payload.get("places", ())}
+        winner_row = session.get(User, winner)
+        for player, place in places.items():
+            text = messages.tournament_finished(
+                game.id,
+                place=place,
+                players=len(places),
+                prize=prizes.get(player, 0),
+                winner_name="Another player" if winner_row is None else winner_row.name,
+                you_won=player == winner,
+                pays_money=table.config.pays_money,
+            )
+            data = {"result": "finished", "place": place, "prize": prizes.get(player, 0)}
+            out.append(Draft(player, NoticeKind.GAME_ENDED, f"ended:{game.id}", text, data))
+    return out
+
+
+def _cancelled(
+    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+) -> list[Draft]:
+    refunds: dict[int, int] = {}
+    for event in events:
+        if event.kind == "BuyInRefunded":
+            player = int(event.payload["player"])
+            refunds[player] = refunds.get(player, 0) + int(event.payload["amount"])
+    reason = next(
+        (str(e.payload.get("reason", "")) for e in events if e.kind == "GameCancelled"), ""
+    )
+    out: list[Draft] = []
+    for player, refund in refunds.items():
+        text = messages.game_cancelled(
+            game.id, reason=reason, refund=refund, pays_money=table.config.pays_money
+        )
+        data = {"result": "cancelled", "reason": reason, "refund": refund}
+        out.append(Draft(player, NoticeKind.GAME_ENDED, f"ended:{game.id}", text, data))
+    return out
+
+
+# What each event kind occasions, in the order the notices are recorded. A new
+# notice is its decider above and its row here.
+BY_EVENT: tuple[tuple[str, Decider], ...] = (
+    ("GameStarted", _started),
+    ("TournamentFinished", _tournament_finished),
+    ("GameCancelled", _cancelled),
+)
+
+
+def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
+    hand = table.hand
+    assert hand is not None
+    deadline = table.turn_deadline()
+    due_at = None if deadline is None else at(game, deadline)
+    legal = hand.legal_actions()
+    street = STREET_NAMES[int(hand.street)]
+    pays = table.config.pays_money
+    text = messages.your_turn(
+        game.id,
+        hand_number=table.hands_dealt,
+        street=street,
+        to_call=legal.to_call,
+        pot=hand.pot,
+        pays_money=pays,
+        due_at=due_at,
+    )
+    data = {
+        "hand": table.hands_dealt,
+        "street": street,
+        "to_call": legal.to_call,
+        "pot": hand.pot,
+        "due_at": None if due_at is None else due_at.isoformat(),
+    }
+    return Draft(
+        turn.user_id,
+        NoticeKind.YOUR_TURN,
+        f"turn:{game.id}:{turn.hand_id}:{turn.turn_seq}",
+        text,
+        data,
+        hand_id=turn.hand_id,
+        turn_seq=turn.turn_seq,
+        due_at=due_at,
+    )

@@ -1,0 +1,293 @@
+"""Recording: the notices' outbox, written in the command's own transaction.
+
+Every command on a game (a player's, the clock's, an admin's) records the notices it
+calls for right after it stores its events (``cardroom.service.game.reactions``
+calls ``notices_in`` after ``GameTx.save``), from the game row, table and events the
+command already holds, and returns them on its ``PlayResult`` (``notices``): one
+transaction and one commit per command, the table decoded once. What to record is
+``cardroom.service.notices.decide``'s to say.
+
+The player whose command it was (``actor_id``) is not told of the start or the end
+they caused. A ``(user_id, dedupe_key)`` unique constraint makes the insert itself
+the test, so only the call that records a notice returns it: the server pushes what
+it gets back to the player's WebSocket, and nothing twice. ``on_game_change(ctx,
+game_id, events)`` does the same after the fact, in a transaction of its own, for
+the turn as it is by then (a command has usually told of it already: it then
+records and returns nothing).
+
+A notice for Web Push or email adds ``notice_deliveries`` rows, due
+``NotifySettings.delay_seconds`` after the notice (less for a short turn clock): a
+player at the table acts first, and the turn is over by then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+from typing import cast as type_cast
+
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, exists, false, func, insert, select, true
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from cardroom.notify.messages import game_path
+from cardroom.notify.settings import NotifySettings
+from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import Notice, StoredEvent
+from cardroom.service.notices import decide
+from cardroom.service.notices.choices import DEFAULTS, settings_of
+from cardroom.service.notices.decide import Draft
+from cardroom.store.models import Game, User
+from cardroom.store.notify_models import (
+    Channel,
+    DeliveryStatus,
+    NoticeDelivery,
+    NotificationSettings,
+    PushSubscription,
+)
+from cardroom.store.notify_models import Notice as NoticeRow
+from cardroom.table import Table, table_from_dict
+
+
+def notices_in(
+    session: Session,
+    game: Game,
+    table: Table,
+    events: Sequence[StoredEvent],
+    *,
+    now: datetime,
+    actor_id: int | None = None,
+    hand_id: int | None = None,
+    just_stored: bool = False,
+    notify: NotifySettings | None = None,
+) -> list[Notice]:
+    """Record the notices a command on ``game`` calls for, in the transaction that
+    holds the game's row (locked) and its decoded ``table`` as the command left them,
+    and return the new ones. ``events``: the command's stored events; ``actor_id``:
+    the player whose command it was, who is not told of the start or end they
+    caused; ``hand_id``: the running hand's row id if the caller has it (one read
+    less).
+
+    ``just_stored``: this transaction stored ``events``, so no one can have told of
+    what they alone occasion (a start, an end, a turn one of them began): those
+    notices skip the read of what was told already. The insert stays the test
+    (``ON CONFLICT DO NOTHING``), so nothing is recorded twice either way.
+
+    It cannot fail for an ordinary reason: the texts are clipped to their columns,
+    every row it names exists in this transaction, and the unique keys are left to
+    ``ON CONFLICT``. A command may therefore run it in its own transaction, without
+    a savepoint."""
+    drafts = decide.occasioned(session, game, table, events, actor_id=actor_id)
+    fresh = len(drafts) if just_stored else 0
+    turn = decide.turn_notice(session, game, table, hand_id=hand_id, events=events)
+    if turn is not None:
+        drafts.append(turn)
+        if just_stored and any(e.seq == turn.turn_seq for e in events):
+            fresh += 1
+    if not drafts:
+        return []
+    return _store(session, game.id, drafts, settings_of(notify), now, fresh=fresh)
+
+
+def on_game_change(
+    ctx: ServiceContext,
+    game_id: int,
+    events: Sequence[StoredEvent],
+    *,
+    actor_id: int | None = None,
+    notify: NotifySettings | None = None,
+) -> list[Notice]:
+    """``notices_in`` after the fact, in a transaction of its own: the notices a
+    committed command at ``game_id`` calls for, with the turn as it is now (a call
+    that comes late tells of the turn as it is, never of one already over). The
+    command recorded them already, in its own transaction: this records only what
+    is missing, and returns only what it recorded."""
+    now = ctx.now()
+    with ctx.transaction() as session:
+        game = session.get(Game, game_id) if type(game_id) is int else None
+        if game is None:
+            return []
+        table = table_from_dict(game.state)
+        return notices_in(
+            session,
+            game,
+            table,
+            events,
+            now=now,
+            actor_id=actor_id,
+            hand_id=game.hand_id,  # the running hand's row, if any: no read of hands
+            notify=notify,
+        )
+
+
+def _store(
+    session: Session,
+    game_id: int,
+    drafts: Sequence[Draft],
+    notify: NotifySettings,
+    now: datetime,
+    *,
+    fresh: int = 0,
+) -> list[Notice]:
+    """Record ``drafts``; the first ``fresh`` are of events this transaction stored,
+    which no one can have told of yet. Each notice is one statement (``_RECORD``),
+    which also answers with the player's channels; a notice for Web Push or email
+    adds its delivery rows, all in one more."""
+    if not drafts:
+        return []
+    known = drafts[fresh:]
+    if known:
+        # A command that did not move the turn finds it told already: one read
+        # settles that before anything is written.
+        told = set(
+            session.execute(
+                _TOLD,
+                {
+                    "users": sorted({d.user_id for d in known}),
+                    "keys": sorted({d.dedupe_key for d in known}),
+                },
+            ).all()
+        )
+        drafts = [*drafts[:fresh], *(d for d in known if (d.user_id, d.dedupe_key) not in told)]
+        if not drafts:
+            return []
+    # Through the session, not its connection, though these are Core statements: its
+    # autoflush (a no-op after the reactions' flush) keeps every row a notice names
+    # written first, whoever calls. The connection would spare 5 to 20 us a statement.
+    record = _RECORD[session.get_bind().dialect.name]
+    path = game_path(game_id)
+    deliveries: list[dict[str, Any]] = []
+    notices: list[Notice] = []
+    for draft in drafts:
+        recorded = session.execute(
+            record,
+            {
+                "user_id": draft.user_id,
+                "kind": draft.kind,
+                "game_id": game_id,
+                "hand_id": draft.hand_id,
+                "turn_seq": draft.turn_seq,
+                "dedupe_key": draft.dedupe_key,
+                "title": draft.text.title,
+                "body": draft.text.body,
+                "data": draft.data,
+                "created_at": now,
+            },
+        ).first()
+        if recorded is None:
+            # A suspended player (who cannot act on anything we would say), or
+            # one told just now by another process.
+            continue
+        notice_id, in_app, browser, web_push, email, email_address, subscribed = recorded
+        wanted = []
+        if web_push and subscribed:
+            wanted.append(Channel.WEB_PUSH)
+        if email and email_address and notify.email_enabled:
+            wanted.append(Channel.EMAIL)
+        due = now + _delay(notify, now, draft.due_at) if wanted else None
+        deliveries += [
+            {
+                "notice_id": notice_id,
+                "user_id": draft.user_id,
+                "channel": channel,
+                "status": DeliveryStatus.PENDING,
+                "due_at": due,
+            }
+            for channel in wanted
+        ]
+        notices.append(
+            Notice(
+                id=notice_id,
+                user_id=draft.user_id,
+                kind=draft.kind,
+                game_id=game_id,
+                hand_id=draft.hand_id,
+                title=draft.text.title,
+                body=draft.text.body,
+                url=path,
+                data=dict(draft.data),
+                created_at=now,
+                read_at=None,
+                in_app=bool(in_app),
+                browser=bool(browser),
+                deliver_at=due,
+            )
+        )
+    if deliveries:
+        session.execute(_INSERT_DELIVERIES, deliveries)
+    return notices
+
+
+# The statements ``_store`` sends after nearly every command, built once, in Core:
+# nothing reads these rows back as objects in the transaction, so they need no
+# identities and no unit of work, and building a statement costs more than sending
+# it.
+_NOTICES = type_cast(SqlTable, NoticeRow.__table__)
+_SETTINGS = type_cast(SqlTable, NotificationSettings.__table__)
+_BROWSERS = type_cast(SqlTable, PushSubscription.__table__)
+_USERS = type_cast(SqlTable, User.__table__)
+_INSERT_DELIVERIES = insert(type_cast(SqlTable, NoticeDelivery.__table__))
+
+_TOLD = select(_NOTICES.c.user_id, _NOTICES.c.dedupe_key).where(
+    _NOTICES.c.user_id.in_(bindparam("users", expanding=True)),
+    _NOTICES.c.dedupe_key.in_(bindparam("keys", expanding=True)),
+)
+
+_RECORDED = [
+    *("user_id", "kind", "game_id", "hand_id", "turn_seq", "dedupe_key"),
+    *("title", "body", "data", "created_at"),
+]
+
+
+def _setting(column: Any, default: bool | None) -> Any:
+    """The player's setting, or ``default`` if they have no settings row. Found by
+    the ``user_id`` parameter, not correlated to the new row: SQLite writes
+    RETURNING's columns without their table's name, which would make it ``user_id =
+    user_id``."""
+    chosen = select(column).where(_SETTINGS.c.user_id == bindparam("user_id")).scalar_subquery()
+    if default is None:
+        return chosen
+    return func.coalesce(chosen, true() if default else false())
+
+
+def _record_statement(dml: Any) -> Any:
+    """``INSERT INTO notices ... SELECT`` from the player's row if they are not
+    suspended, ``ON CONFLICT DO NOTHING`` on ``(user_id, dedupe_key)``, ``RETURNING``
+    the id and what the player chose: the channels in ``Preferences`` order and
+    whether a browser is subscribed. No row back: nothing recorded (a suspended or
+    unknown player, or a notice told already)."""
+    values = select(*(bindparam(name, type_=_NOTICES.c[name].type) for name in _RECORDED)).where(
+        _USERS.c.id == bindparam("user_id"), _USERS.c.suspended.is_(false())
+    )
+    return (
+        dml(_NOTICES)
+        .from_select(_RECORDED, values)
+        .on_conflict_do_nothing(index_elements=["user_id", "dedupe_key"])
+        .returning(
+            _NOTICES.c.id,
+            _setting(_SETTINGS.c.in_app, DEFAULTS.in_app),
+            _setting(_SETTINGS.c.browser, DEFAULTS.browser),
+            _setting(_SETTINGS.c.web_push, DEFAULTS.web_push),
+            _setting(_SETTINGS.c.email, DEFAULTS.email),
+            _setting(_SETTINGS.c.email_address, None),
+            exists().where(_BROWSERS.c.user_id == bindparam("user_id")),
+        )
+    )
+
+
+_RECORD = {
+    "sqlite": _record_statement(sqlite.insert),
+    "postgresql": _record_statement(postgresql.insert),
+}
+
+
+def _delay(notify: NotifySettings, now: datetime, turn_due: datetime | None) -> timedelta:
+    """How long a notice waits for its player to turn up before it is pushed or
+    mailed: the configured delay, but at most a quarter of the turn's time left, so
+    a 30-second clock still gets its push while it can help."""
+    delay = timedelta(seconds=notify.delay_seconds)
+    if turn_due is not None:
+        delay = min(delay, max(timedelta(0), (turn_due - now) / 4))
+    return delay
