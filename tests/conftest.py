@@ -12,6 +12,7 @@ feature) unless ``CARDROOM_TEST_POSTGRES=0`` says to test SQLite only.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -40,15 +41,23 @@ BACKENDS = (
 )
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests run last, on each worker of ``pytest -n``. Playwright's sync
-    API marks its event loop as running in the main thread between calls for as long
-    as its session-wide driver lives, and ``asyncio.run`` refuses to start under a
-    running loop: a worker that had opened the browser could no longer run the load
-    test's or the server's own ``asyncio.run``. xdist hands out modules in this
-    order, so once a worker reaches the browser tests it gets nothing else."""
-    items.sort(key=lambda item: item.path.is_relative_to(UI_TESTS))
+@pytest.fixture(autouse=True)
+def no_browser_loop_marked_running(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Outside the browser tests, no event loop is marked as running in this thread.
+    Playwright's sync API marks its loop as running between its calls for as long as
+    the session's browser lives, and ``asyncio.run`` refuses to start under a running
+    loop. Under ``pytest -n`` a worker that has opened the browser goes on to other
+    modules (xdist hands out the biggest first, not in collection order): those run
+    with the mark lifted, and it is put back for Playwright afterwards."""
+    browser_loop = asyncio._get_running_loop()
+    if browser_loop is None or request.path.is_relative_to(UI_TESTS):
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(browser_loop)
 
 
 @contextmanager
