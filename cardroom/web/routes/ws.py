@@ -401,23 +401,26 @@ async def game_socket(websocket: WebSocket) -> None:
         number = _game_id(str(websocket.path_params.get("game_id", "")))
         user, token = await _sign_in(websocket, live)
         feed = GameFeed(websocket, live, token, number, user.id)
-        try:  # a private table: before it is watched, so no change reaches the socket
-            await asyncio.to_thread(invites.check_may_see_game, live.ctx, number, user.id)
-        except NotFound as missing:
-            raise Refused(CLOSE_NOT_FOUND, missing.sentence) from None
-        except Forbidden as refused:
-            raise Refused(CLOSE_FORBIDDEN, refused.sentence) from None
+        # The count first: a player at the limit is refused without a database read.
         if not live.sockets.add(user.id, token, feed):
             raise Refused(CLOSE_TOO_MANY, TOO_MANY)
-        live.watch_game(number, feed)  # before the snapshot: no change falls between
         try:
-            try:
-                await feed.snapshot()
+            try:  # a private table: before it is watched, so no change reaches the socket
+                await asyncio.to_thread(invites.check_may_see_game, live.ctx, number, user.id)
             except NotFound as missing:
                 raise Refused(CLOSE_NOT_FOUND, missing.sentence) from None
-            await _serve(websocket, feed)
+            except Forbidden as refused:
+                raise Refused(CLOSE_FORBIDDEN, refused.sentence) from None
+            live.watch_game(number, feed)  # before the snapshot: no change falls between
+            try:
+                try:
+                    await feed.snapshot()
+                except NotFound as missing:
+                    raise Refused(CLOSE_NOT_FOUND, missing.sentence) from None
+                await _serve(websocket, feed)
+            finally:
+                live.unwatch_game(number, feed)
         finally:
-            live.unwatch_game(number, feed)
             live.sockets.remove(user.id, feed)
             await feed.stop()
     except Refused as refused:
