@@ -195,14 +195,6 @@ class UserOut(_Out):
         )
 
 
-class MeOut(UserOut):
-    """``GET /api/me``: who the session belongs to, and the header's count."""
-
-    unread_notices: int = Field(
-        description="How many of the user's notices are unread (GET /api/me/notifications)."
-    )
-
-
 class SignedInOut(_Out):
     token: str = Field(description="Send as `Authorization: Bearer <token>`; shown once.")
     token_type: Literal["bearer"] = "bearer"

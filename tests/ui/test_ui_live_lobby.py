@@ -166,7 +166,7 @@ def test_the_notifications_link_counts_the_unread_notices_live(
     expect(other_badge).to_be_hidden(timeout=LIVE_SECONDS)
     never_navigated(elsewhere, room.url("/history"))
     assert until(lambda: unread_on_server(me), lambda n: n == 0) == 0
-    assert me.call("GET", "/api/me")["unread_notices"] == 0
+    assert me.call("GET", "/api/me/notifications/unread")["unread"] == 0
     no_page_errors(player, other)
     player.context.close()
     other.context.close()

@@ -15,7 +15,7 @@ from starlette.testclient import WebSocketTestSession
 from cardroom.service.context import ServiceContext
 from cardroom.web import live as live_module
 from cardroom.web.live import LOBBY_PUSH_SECONDS, Live
-from tests.web.games_kit import Player, act, check_down, create_game, new_player, receive
+from tests.web.games_kit import Player, act, check_down, create_game, listening, new_player, receive
 
 QUIET = LOBBY_PUSH_SECONDS + 0.4  # long enough for a lobby message to have come
 
@@ -158,19 +158,21 @@ def test_the_lobby_says_what_a_seat_costs_the_viewer(client: TestClient) -> None
     assert costs(carol)[game] is None
 
 
-def test_me_counts_the_unread_notices(client: TestClient) -> None:
+def test_the_unread_count_is_its_own_read(client: TestClient) -> None:
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
-    assert client.get("/api/me", headers=alice.auth).json()["unread_notices"] == 0
+    assert client.get("/api/me/notifications/unread", headers=alice.auth).json()["unread"] == 0
     game = create_game(client, alice)
     assert client.post(f"/api/games/{game}/join", json={}, headers=bob.auth).status_code == 200
     page = client.get("/api/me/notifications", headers=alice.auth).json()
-    unread = client.get("/api/me", headers=alice.auth).json()["unread_notices"]
+    unread = client.get("/api/me/notifications/unread", headers=alice.auth).json()["unread"]
     assert unread == page["unread"] > 0
     first = page["notices"][0]["id"]
     with client.websocket_connect(f"/ws/me?token={alice.token}") as other_page:
+        listening(other_page)
         marked = client.post(f"/api/me/notifications/{first}/read", headers=alice.auth)
         assert marked.status_code == 200
         # Her other pages are told, to ask their count again.
         while receive(other_page)["type"] != "notices_read":
             pass
-    assert client.get("/api/me", headers=alice.auth).json()["unread_notices"] == unread - 1
+    after = client.get("/api/me/notifications/unread", headers=alice.auth).json()["unread"]
+    assert after == unread - 1

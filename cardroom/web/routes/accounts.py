@@ -12,7 +12,6 @@ from starlette.concurrency import run_in_threadpool
 
 from cardroom.service import accounts
 from cardroom.service.devices import DEVICE_LIFETIME
-from cardroom.service.notices.inbox import unread_count
 from cardroom.web import session_ends
 from cardroom.web.deps import (
     ContextDep,
@@ -30,7 +29,6 @@ from cardroom.web.errors import documented
 from cardroom.web.live import LiveDep
 from cardroom.web.schemas import (
     DEVICE_COOKIE,
-    MeOut,
     PasswordChangeIn,
     SignedInOut,
     SignInIn,
@@ -147,7 +145,7 @@ async def change_password(
 
 
 @router.get("/me", responses=documented(401, 403))
-def me(ctx: ContextDep, user: CurrentUser) -> MeOut:
-    """Who this session belongs to, and how many of their notices are unread (the
-    count beside every page's Notifications link)."""
-    return MeOut(**UserOut.of(user).model_dump(), unread_notices=unread_count(ctx, user.id))
+def me(user: CurrentUser) -> UserOut:
+    """Who this session belongs to. Read from the session's cache when asked again
+    within a moment: every page asks it first, and it costs no statement then."""
+    return UserOut.of(user)

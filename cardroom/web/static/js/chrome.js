@@ -60,7 +60,7 @@ export async function startPage({ signedIn = true } = {}) {
   const name = $("[data-user]");
   if (name) name.textContent = user.name;
   setUpUnreadNotices();
-  showUnreadNotices(user.unread_notices ?? 0);
+  refreshUnreadNotices();
   const adminLink = $("[data-admin-link]");
   if (adminLink) adminLink.hidden = user.role !== "admin";
   const signOut = $("[data-sign-out]");
@@ -217,7 +217,7 @@ export async function refreshUnreadNotices() {
     do {
       unreadAgain = false;
       try {
-        showUnreadNotices((await get("/api/me")).unread_notices);
+        showUnreadNotices((await get("/api/me/notifications/unread")).unread);
       } catch {
         // the next notice, or the next page, asks again
       }
