@@ -28,6 +28,7 @@ export class TableChat {
     this.me = me;
     this.hostId = hostId;
     this.messages = new Map(); // id -> message, in the order said
+    this.socketCounted = false; // a watchers' count came on the socket
     this.list = $("[data-chat-list]", root);
     this.form = $("[data-chat-form]", root);
     this.input = $("[data-chat-text]", root);
@@ -55,7 +56,9 @@ export class TableChat {
       this.messages.clear();
       for (const message of chat.messages) this.messages.set(message.id, message);
       this.showState(chat);
-      this.showWatchers(chat.watchers);
+      // The socket's count is the fresher: this answer may have left the server
+      // before the socket's own watcher was counted.
+      if (!this.socketCounted) this.showWatchers(chat.watchers);
       this.render();
       this.root.hidden = false;
     } catch (error) {
@@ -75,6 +78,7 @@ export class TableChat {
     } else if (message.type === "chat_switched") {
       this.load(); // whether this viewer may write follows from it: ask the server
     } else if (message.type === "watchers") {
+      this.socketCounted = true;
       this.showWatchers(message.count);
     } else {
       return false;
