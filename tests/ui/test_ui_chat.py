@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
 from tests.ui.kit import Account, heads_up_game, unique_name, visit
+from tests.ui.layout_kit import chat_off_the_felt
 
 pytestmark = pytest.mark.slow
 
@@ -79,6 +80,31 @@ def test_two_players_chat_live_and_the_sixth_quick_message_is_refused(
     assert server_texts(host, game_id)[-1] == "quick 3"
     for player in (hosting, guesting):
         assert not player.errors, player.errors
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_the_chat_panel_stays_off_the_felt(
+    room: Room, browser: Browser, artifacts: Path, size: tuple[int, int]
+) -> None:
+    host, guest = (
+        Account(room.base, unique_name("chost")),
+        Account(room.base, unique_name("cguest")),
+    )
+    game_id = heads_up_game(host, guest)
+    for n in range(5):  # a full panel: long messages, wrapped
+        host.call("POST", f"/api/games/{game_id}/chat", {"text": f"{n} " + "long words " * 40})
+    width, height = size
+    viewer = guest.open(browser, viewport={"width": width, "height": height})
+    visit(viewer.page, room.url(f"/games/{game_id}"))
+    expect(lines(viewer.page)).to_have_count(5)
+    viewer.page.evaluate(
+        "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+    )
+    assert chat_off_the_felt(viewer.page) == []
+    viewer.page.locator("[data-chat]").scroll_into_view_if_needed()
+    viewer.shot(artifacts, f"chat-{width}x{height}")
+    assert len(server_texts(guest, game_id)) == 5
+    assert not viewer.errors, viewer.errors
 
 
 def test_the_host_turns_chat_off_and_an_admin_deletes_and_mutes(
