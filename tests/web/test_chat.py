@@ -147,9 +147,10 @@ def test_an_admin_deletes_a_message_into_the_admin_log(
     rude = said(client, game, bob, "something rude")
     kept = said(client, game, alice, "something kind")
     path = f"/api/games/{game}/chat/{rude['id']}"
-    assert_refused(
-        client.delete(path, headers=alice.auth), 403, "forbidden"
-    )  # the host is no admin
+    # the host is no admin
+    assert_refused(client.delete(path, headers=alice.auth), 403, "forbidden")
+    forged = client.delete(f"{path}?reason=spam%0Aforged%20line", headers=bearer(admin[1]))
+    assert_refused(forged, 422, "invalid_input")  # a newline would forge an admin log line
     response = client.delete(path, headers=bearer(admin[1]))
     assert response.status_code == 200, response.text
     assert texts(client, game, alice) == [kept["text"]]

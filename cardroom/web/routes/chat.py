@@ -34,6 +34,9 @@ UserId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The user's id.")]
 RowId = Annotated[StrictInt, Field(ge=1, le=MAX_ROW_ID)]
 
 DELETED_REASON = "Removed from the table's chat by an admin."
+# As ``schemas.Reason``: PostgreSQL cannot store NUL, and a newline would forge a line
+# in the admin log.
+NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f\x7f]*$"
 
 
 class SaidOut(BaseModel):
@@ -152,7 +155,9 @@ def delete_message(
     live: LiveDep,
     game_id: GameId,
     message_id: MessageId,
-    reason: Annotated[str, Query(min_length=1, max_length=200)] = DELETED_REASON,
+    reason: Annotated[
+        str, Query(min_length=1, max_length=200, pattern=NO_CONTROL_CHARACTERS)
+    ] = DELETED_REASON,
 ) -> DeletedOut:
     """An admin deletes a message: it disappears from every open page of the table;
     the admin log keeps it."""
