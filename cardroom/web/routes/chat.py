@@ -124,11 +124,14 @@ def read_chat(ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
     return ChatOut.of(state, live.spectators.count(game_id))
 
 
-@router.post(
-    "/api/games/{game_id}/chat",
-    status_code=status.HTTP_201_CREATED,
-    responses=documented(401, 403, 404, 409, 413, 415, 422, 429),
-)
+SAY = documented(401, 403, 404, 409, 413, 415, 422, 429)
+SAY[429] = {
+    **SAY[429],
+    "description": "More than 5 messages in 10 seconds; `Retry-After` says how long to wait.",
+}
+
+
+@router.post("/api/games/{game_id}/chat", status_code=status.HTTP_201_CREATED, responses=SAY)
 def say(body: SayIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId) -> SaidOut:
     """Say something at the table: a seated player (a spectator where the host allowed
     it). 403 muted or a spectator, 409 the chat is off, 429 more than 5 messages in
