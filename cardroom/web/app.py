@@ -137,6 +137,7 @@ def create_app(
         app.include_router(module.router)
     app.include_router(table_admin.host)
     app.include_router(table_admin.admin)
+    app.include_router(chat.admin)
     for module in _LAST_ROUTERS:
         app.include_router(module.router)
     ws.install(app)

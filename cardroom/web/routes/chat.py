@@ -27,6 +27,7 @@ from cardroom.web.live import LiveDep
 from cardroom.web.schemas import MAX_ROW_ID, Reason, _In
 
 router = APIRouter(tags=["chat"])
+admin = APIRouter(prefix="/api/admin", tags=["admin"])  # admins only, like all of /api/admin
 
 GameId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The game's id.")]
 MessageId = Annotated[int, Path(ge=1, le=MAX_ROW_ID, description="The message's id.")]
@@ -169,21 +170,21 @@ def delete_message(
     return DeletedOut(game_id=done.game_id, message_id=done.message_id)
 
 
-@router.post("/api/admin/chat/mute", responses=documented(401, 403, 404, 413, 415, 422))
+@admin.post("/chat/mute", responses=documented(401, 403, 404, 413, 415, 422))
 def mute(body: MuteIn, ctx: ContextDep, user: AdminUser) -> MuteOut:
     """Mute a player: at one table, or (no ``game_id``) in every table's chat."""
     done = chat.mute(ctx, user.id, body.user_id, body.game_id, body.reason)
     return MuteOut(user_id=done.user_id, game_id=done.game_id)
 
 
-@router.post("/api/admin/chat/unmute", responses=documented(401, 403, 404, 413, 415, 422))
+@admin.post("/chat/unmute", responses=documented(401, 403, 404, 413, 415, 422))
 def unmute(body: MuteIn, ctx: ContextDep, user: AdminUser) -> MuteOut:
     """Lift a mute: the one at that table, or (no ``game_id``) the room-wide one."""
     done = chat.unmute(ctx, user.id, body.user_id, body.game_id, body.reason)
     return MuteOut(user_id=done.user_id, game_id=done.game_id)
 
 
-@router.get("/api/admin/users/{user_id}/chat-mutes", responses=documented(401, 403, 404, 422))
+@admin.get("/users/{user_id}/chat-mutes", responses=documented(401, 403, 404, 422))
 def mutes(ctx: ContextDep, user: AdminUser, user_id: UserId) -> list[MuteOut]:
     """A player's mutes."""
     return [
