@@ -37,6 +37,7 @@ from cardroom.store.models import (
     Game,
     GameInvitee,
     GamePlayer,
+    GameStatus,
     Role,
     User,
 )
@@ -100,6 +101,39 @@ def check_may_see(session: Session, game: Game, user_id: int) -> None:
         raise _refusal(game.id)
 
 
+class WatchingOff(Forbidden):
+    """A started table whose host turned watching off, asked for by someone without a
+    seat at it."""
+
+
+def may_watch(session: Session, game: Game, user_id: int) -> bool:
+    """``may_see``, and a table whose host turned watching off at creation
+    (``games.spectators``) is open, once it has started, only to its host, its
+    players (now or before) and admins. While it waits for players anyone who may see
+    it may open it, to take a seat: there is nothing to watch yet."""
+    if not may_see(session, game, user_id):
+        return False
+    if game.spectators or game.status is GameStatus.WAITING or user_id == game.host_id:
+        return True
+    played = session.scalar(
+        select(GamePlayer.id).where(GamePlayer.game_id == game.id, GamePlayer.user_id == user_id)
+    )
+    if played is not None:
+        return True
+    user = session.get(User, user_id)
+    return user is not None and user.role is Role.ADMIN
+
+
+def check_may_watch(session: Session, game: Game, user_id: int) -> None:
+    """``may_watch``, or the refusal that says why."""
+    check_may_see(session, game, user_id)
+    if not may_watch(session, game, user_id):
+        raise WatchingOff(
+            f"The host of game {game.id} does not allow spectators: only its players "
+            "can open the table."
+        )
+
+
 def _game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id) if type(game_id) is int else None
     if game is None:
@@ -108,16 +142,16 @@ def _game(session: Session, game_id: int) -> Game:
 
 
 def check_may_see_game(ctx: ServiceContext, game_id: int, user_id: int) -> None:
-    """``check_may_see`` in a transaction of its own, for the reads that do not load
+    """``check_may_watch`` in a transaction of its own, for the reads that do not load
     the game themselves (its events, its standings, its socket)."""
     with reading(), ctx.transaction() as session:
         row = session.execute(
-            select(Game.private, Game.host_id).where(Game.id == game_id)
+            select(Game.private, Game.host_id, Game.spectators).where(Game.id == game_id)
         ).one_or_none()
         if row is None:
             raise GameNotFound(f"There is no game {game_id}.")
-        if row.private and row.host_id != user_id:
-            check_may_see(session, _game(session, game_id), user_id)
+        if (row.private or not row.spectators) and row.host_id != user_id:
+            check_may_watch(session, _game(session, game_id), user_id)
 
 
 def hand_visible(session: Session, game_id: int, user_id: int) -> None:

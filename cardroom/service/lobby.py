@@ -109,6 +109,8 @@ class GameOptions:
     payouts: Sequence[int] | None = None  # percent per place, first place first
     rules: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"turn_clock_seconds": 600}
     private: bool = False  # not listed in the lobby: found through its invite link only
+    spectators: bool = True  # users without a seat may watch once it has started
+    spectators_chat: bool = False  # and write in its chat
 
 
 # ------------------------------------------------------------------ helpers
@@ -234,6 +236,8 @@ def create_game(
             state=table_to_dict(table),
             invite_token=invites.new_token(),
             private=options.private is True,
+            spectators=options.spectators is not False,
+            spectators_chat=options.spectators_chat is True,
         )
         session.add(game)
         session.flush()
@@ -511,7 +515,7 @@ def detail_in(session: Session, game_id: int, viewer_id: int | None, now: dateti
     refused to a viewer it is not open to (``invites.check_may_see``)."""
     moment = moment_in(session, game_id)
     if viewer_id is not None:  # the row is in the session's identity map: no read
-        invites.check_may_see(session, _game(session, game_id), viewer_id)
+        invites.check_may_watch(session, _game(session, game_id), viewer_id)
     return detail_of(moment, viewer_id, now)
 
 

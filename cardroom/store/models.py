@@ -24,6 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -262,6 +263,12 @@ class Game(Base):
     # Not listed in the lobby; seen and joined only by its host, its players, an admin
     # and whoever opened its invite link (``GameInvitee``).
     private: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The table's chat and its watchers (migration 0010, ``service/chat.py``): whether
+    # users without a seat may open the table once it has started, whether they may
+    # also write in its chat, and whether the chat is on (the host turns it off).
+    spectators: Mapped[bool] = mapped_column(default=True, server_default=true())
+    spectators_chat: Mapped[bool] = mapped_column(default=False, server_default=false())
+    chat_on: Mapped[bool] = mapped_column(default=True, server_default=true())
 
 
 class GameInvitee(Base):

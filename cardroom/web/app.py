@@ -27,6 +27,7 @@ from cardroom.web.routes import (
     accounts,
     admin,
     bots,
+    chat,
     games,
     health,
     histories,
@@ -132,10 +133,11 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(NoStoreForApi)
     _limit_writes(app, app.state.web)
-    for module in (health, accounts, money, admin, games, invites):
+    for module in (health, accounts, money, admin, games, invites, chat):
         app.include_router(module.router)
     app.include_router(table_admin.host)
     app.include_router(table_admin.admin)
+    app.include_router(chat.admin)
     for module in _LAST_ROUTERS:
         app.include_router(module.router)
     ws.install(app)

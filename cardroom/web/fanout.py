@@ -13,7 +13,11 @@
     ``/ws/me`` message (a notification), sent as it is;
   - channel ``cardroom_lobby``, payload the game's id: what the lobby lists of that
     game changed (``PlayResult.lobby_changed``); every process tells its open lobby
-    pages to look again (``Live.lobby_changed``).
+    pages to look again (``Live.lobby_changed``);
+  - channel ``cardroom_tables``, payload ``{"game_id": ..., "message": {...}}``: a
+    message for the game's table sockets, sent as it is: a chat message, a deleted
+    one, the chat turned off, who watches (``Live.tell_table``). Chat is no game
+    change: it bumps no version, and a lost one is made good when a page opens again.
 
 PostgreSQL delivers a notification to every listening session once the publishing
 transaction commits, in commit order; a listener that loses its connection reconnects
@@ -37,6 +41,7 @@ log = logging.getLogger(__name__)
 GAMES_CHANNEL = "cardroom_games"
 USERS_CHANNEL = "cardroom_users"
 LOBBY_CHANNEL = "cardroom_lobby"
+TABLES_CHANNEL = "cardroom_tables"
 # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
 MAX_PAYLOAD_BYTES = 7900
 RECONNECT_SECONDS = 1.0
@@ -44,6 +49,7 @@ RECONNECT_SECONDS = 1.0
 
 GameAt = tuple[int, int, int]  # game id, last seq, version
 UserMessage = tuple[int, Mapping[str, Any]]  # user id, a /ws/me message
+TableMessage = tuple[int, Mapping[str, Any]]  # game id, a message for its table sockets
 
 
 class Sink(Protocol):
@@ -65,6 +71,12 @@ class Sink(Protocol):
     def lobby_changed(self) -> None:
         """On the event loop: what some lobby lists changed; tell the lobby pages."""
 
+    def table_message(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """On the event loop: a message for the game's table sockets here."""
+
+    def table_message_soon(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """From any thread: ``table_message`` on the event loop, if it is serving."""
+
 
 class Fanout(Protocol):
     def publish(
@@ -82,6 +94,10 @@ class Fanout(Protocol):
 
     async def listen(self, sink: Sink) -> None:
         """Run for as long as the server does, waking ``sink``'s sockets."""
+
+    def publish_table(self, ctx: ServiceContext, sink: Sink, message: TableMessage) -> None:
+        """After a commit (any thread): the message to the game's table sockets in
+        every process, this one included."""
 
 
 class LocalFanout:
@@ -103,6 +119,9 @@ class LocalFanout:
 
     async def listen(self, sink: Sink) -> None:
         return None
+
+    def publish_table(self, ctx: ServiceContext, sink: Sink, message: TableMessage) -> None:
+        sink.table_message_soon(*message)
 
 
 def fanout_for(database_url: str) -> Fanout:
@@ -132,6 +151,19 @@ def parse_user_payload(payload: str) -> tuple[int, dict[str, Any]] | None:
     if type(user) is not int or not isinstance(message, dict):
         return None
     return user, message
+
+
+def parse_table_payload(payload: str) -> tuple[int, dict[str, Any]] | None:
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    game, message = data.get("game_id"), data.get("message")
+    if type(game) is not int or not isinstance(message, dict):
+        return None
+    return game, message
 
 
 def tell_servers(ctx: ServiceContext, user_id: int, message: Mapping[str, Any]) -> None:
@@ -188,6 +220,20 @@ class PostgresFanout:
             connection.execute(text(f"SELECT {calls}"), params)
             connection.commit()
 
+    def publish_table(self, ctx: ServiceContext, sink: Sink, message: TableMessage) -> None:
+        """This process hears it back through its own listener, as the others do."""
+        game_id, body = message
+        payload = json.dumps({"game_id": game_id, "message": dict(body)}, default=str)
+        if len(payload.encode()) > MAX_PAYLOAD_BYTES:  # never a chat message (500 chars)
+            log.warning("a message for game %s is too large to publish", game_id)
+            sink.table_message_soon(game_id, body)
+            return
+        with ctx.engine.connect() as connection:
+            connection.execute(
+                text("SELECT pg_notify(:c, :p)"), {"c": TABLES_CHANNEL, "p": payload}
+            )
+            connection.commit()
+
     async def listen(self, sink: Sink) -> None:
         import psycopg  # only PostgreSQL deployments need it loaded
 
@@ -199,6 +245,7 @@ class PostgresFanout:
                     await connection.execute(f"LISTEN {GAMES_CHANNEL}")
                     await connection.execute(f"LISTEN {USERS_CHANNEL}")
                     await connection.execute(f"LISTEN {LOBBY_CHANNEL}")
+                    await connection.execute(f"LISTEN {TABLES_CHANNEL}")
                     self.listening.set()
                     # Whatever was published while we were not listening is lost:
                     # every socket here looks for itself.
@@ -223,3 +270,7 @@ class PostgresFanout:
                 sink.push_user(*user)
         elif channel == LOBBY_CHANNEL:
             sink.lobby_changed()
+        elif channel == TABLES_CHANNEL:
+            table = parse_table_payload(payload)
+            if table is not None:
+                sink.table_message(*table)

@@ -39,7 +39,7 @@ from cardroom.service import deadlines, runner
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
-from cardroom.web import session_ends
+from cardroom.web import session_ends, watchers
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
 from cardroom.web.open_sockets import OpenSockets
@@ -61,6 +61,9 @@ class GameWatcher(Protocol):
     """A game's WebSocket: told that the game changed, it catches up by itself."""
 
     def changed(self, seq: int, version: int) -> None: ...
+
+    def tell(self, message: Mapping[str, Any]) -> None:
+        """A table message (chat, watchers) to send as it is."""
 
 
 class UserWatcher(Protocol):
@@ -91,6 +94,7 @@ class Live:
         self._tasks: list[asyncio.Task[None]] = []
         self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
         self.fired: list[deadlines.Fired] = []  # what this process's clock fired (tests)
+        self.spectators = watchers.Spectators()  # who watches which table (web/watchers.py)
 
     @property
     def ctx(self) -> ServiceContext:
@@ -110,6 +114,13 @@ class Live:
             self._tasks.append(asyncio.create_task(deliveries, name="deliveries"))
 
     async def stop(self) -> None:
+        for game_id in self.spectators.games_here():  # this process's spectators leave
+            self.spectators.here.pop(game_id, None)
+            report = self.spectators.report(game_id)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    asyncio.to_thread(self.tell_table, game_id, report), STOP_TIMEOUT_SECONDS
+                )
         if self._lobby_push is not None:
             self._lobby_push.cancel()
             self._lobby_push = None
@@ -325,11 +336,65 @@ class Live:
     def everything_changed(self) -> None:
         """After a gap in what we heard (a listener reconnected): every local socket
         catches up, whatever it missed."""
-        for game_id, watchers in list(self.games.items()):
+        for game_id, watching in list(self.games.items()):
             self._invalidate(game_id)
-            for watcher in list(watchers):
+            for watcher in list(watching):
                 watcher.changed(EVERYTHING, EVERYTHING)
         self.lobby_changed()
+        for game_id in self.spectators.games_here():  # and the watchers are counted anew
+            self._publish_soon(game_id, self.spectators.ask())
+
+    # -- table messages: chat and watchers (never a game change) ---------------------
+
+    def tell_table(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """A message to the game's table sockets in every process, after a commit (any
+        thread; it may block on the database to publish). Never raises: chat is a
+        courtesy, and a page that missed it reads the chat again when it opens."""
+        try:
+            self.fanout.publish_table(self.ctx, self, (game_id, message))
+        except Exception:
+            log.exception("could not tell the table of game %s", game_id)
+
+    def table_message_soon(self, game_id: int, message: Mapping[str, Any]) -> None:
+        self._threadsafe(self.table_message, game_id, message)
+
+    def table_message(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """On the event loop: a table message heard (from this process or another)."""
+        kind = message.get("type")
+        if kind == watchers.WATCHING_ASK:
+            asker = message.get("process")
+            if asker != self.spectators.process and game_id in self.spectators.here:
+                self._publish_soon(game_id, self.spectators.report(game_id))
+            return
+        if kind == watchers.WATCHING:
+            count = self.spectators.hear(game_id, message)
+            if count is None:
+                return
+            message = watchers.watchers_message(game_id, count)
+        for watcher in list(self.games.get(game_id, ())):
+            watcher.tell(message)
+
+    def spectating(self, game_id: int, user_id: int, watching: bool) -> None:
+        """On the event loop: a socket of ``user_id``, without a seat, opened on the
+        game (``watching``) or closed (or its user sat down)."""
+        first = game_id not in self.spectators.here
+        changed = (
+            self.spectators.opened(game_id, user_id)
+            if watching
+            else self.spectators.closed(game_id, user_id)
+        )
+        if watching and first:
+            self._publish_soon(game_id, self.spectators.ask())
+        if changed:
+            self._publish_soon(game_id, self.spectators.report(game_id))
+
+    def _publish_soon(self, game_id: int, message: Mapping[str, Any]) -> None:
+        """``tell_table`` off the event loop (publishing may wait on the database)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        future = loop.run_in_executor(None, self.tell_table, game_id, message)
+        future.add_done_callback(lambda _: None)
 
     def _invalidate(self, game_id: int) -> None:
         read = self.reads.get(game_id)

@@ -221,6 +221,13 @@ class CreateGameIn(_In):
         description="Left out of the lobby: found only through its invite link "
         "(GET /api/games/{id}/invite).",
     )
+    spectators: StrictBool = Field(
+        default=True,
+        description="Users without a seat may watch the table once it has started.",
+    )
+    spectators_chat: StrictBool = Field(
+        default=False, description="Spectators may write in the table's chat too."
+    )
 
 
 class CommandIn(_In):

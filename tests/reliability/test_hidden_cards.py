@@ -3,8 +3,9 @@
 whose ordered showdowns let losers muck), each bot following its table's WebSocket,
 on two server processes when the room is on PostgreSQL. Every HTTP answer and every
 WebSocket message that each player and two spectators (a player with no seat, and an
-admin) receive is recorded. Afterwards the full log says which cards each of them may
-see, and when:
+admin, each with the table page's socket too, ``?chat=1``, which adds the chat and
+the watchers' count, and reading the table's chat) receive is recorded. Afterwards
+the full log says which cards each of them may see, and when:
 
 - no hole card of another player reaches anyone before its owner shows it, and one
   folded or mucked never does; no burnt card ever does;
@@ -70,6 +71,7 @@ class Listener(threading.Thread):
         self.stop = threading.Event()
         self.ready = threading.Event()
         self.error: BaseException | None = None
+        self.kinds: Counter[str] = Counter()  # the messages' types
 
     def run(self) -> None:
         try:
@@ -84,6 +86,7 @@ class Listener(threading.Thread):
                     game = self.game if self.game is not None else message.get("game_id")
                     kind = "socket /ws/games" if self.game is not None else "socket /ws/me"
                     assert message.get("type") != "error", message
+                    self.kinds[str(message.get("type"))] += 1
                     if game is not None:
                         self.log.add(self.viewer, int(game), message, kind)
         except ConnectionClosed:
@@ -122,6 +125,9 @@ class Spectator(threading.Thread):
                         self.log.add(self.viewer, game, body, "http events")
                         if body["events"]:
                             after[game] = body["events"][-1]["seq"]
+                        chat = client.get(f"/api/games/{game}/chat", headers=self.viewer.auth)
+                        assert chat.status_code == 200, chat.text
+                        self.log.add(self.viewer, game, chat.json(), "http chat")
                     time.sleep(0.3)
         except BaseException as failed:
             self.error = failed
@@ -190,11 +196,15 @@ def run_and_scan(made: Room, zygote: Zygote) -> None:
         for viewer in [*players.values(), watcher, boss]:
             url = f"{server.ws_base}/ws/me?token={viewer.token}"
             listeners.append(Listener(url, viewer, None, log))
+        table_pages: list[Listener] = []  # the spectators' sockets as the table page opens them
         for k, game in enumerate(games):
             for viewer in (watcher, boss):
                 other = servers[(k + 1) % len(servers)]
                 url = f"{other.ws_base}/ws/games/{game}?token={viewer.token}"
                 listeners.append(Listener(url, viewer, game, log))
+                page = Listener(f"{url}&chat=1", viewer, game, log)
+                listeners.append(page)
+                table_pages.append(page)
         levels = ["beginner", "regular", "shark"]
 
         def record(player: Player, game: int, body: Any) -> None:
@@ -252,6 +262,8 @@ def run_and_scan(made: Room, zygote: Zygote) -> None:
             listener.stop.set()
             listener.join(timeout=5)
             assert listener.error is None, repr(listener.error)
+        for page in table_pages:  # the watchers' count reached them, and no card with it
+            assert page.kinds["watchers"] >= 1 and page.kinds["snapshot"] >= 1, page.kinds
         # The clocks still run: hands left half-played may end while this looks.
         served = scan_served_histories(
             made, servers[-1], Truth.of(made.ctx, games), at, players, [watcher, boss]

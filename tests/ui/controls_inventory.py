@@ -202,6 +202,12 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "lobby | button | Start": (
         "ui/test_ui_table_admin.py::test_the_host_starts_a_waiting_game_from_the_lobby",
     ),
+    "lobby | input:checkbox | Allow spectators": (
+        "ui/test_ui_spectators.py::test_a_table_without_spectators_is_refused_to_a_user_without_a_seat",
+    ),
+    "lobby | input:checkbox | Spectators may chat": (
+        "ui/test_ui_spectators.py::test_a_spectator_sees_the_count_no_hole_card_and_may_chat",
+    ),
     "lobby | input:checkbox | Private: only people with the link can find it": (
         "ui/test_ui_invite.py::test_a_private_table_found_only_through_its_link",
     ),
@@ -341,6 +347,24 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_statistics.py::test_the_statistics_page_shows_the_servers_figures_and_graph",
     ),
     # -- table ---------------------------------------------------------------------------
+    # the table's chat (js/table/chat.js)
+    "table | button | Delete {player}'s message": (
+        "ui/test_ui_chat.py::test_the_host_turns_chat_off_and_an_admin_deletes_and_mutes",
+    ),
+    "table | button | Mute {player} at this table": (
+        "ui/test_ui_chat.py::test_the_host_turns_chat_off_and_an_admin_deletes_and_mutes",
+    ),
+    "table | button | Send": (
+        "ui/test_ui_chat.py::test_two_players_chat_live_and_the_sixth_quick_message_is_refused",
+        "ui/test_ui_spectators.py::test_a_spectator_sees_the_count_no_hole_card_and_may_chat",
+    ),
+    "table | input:checkbox | Chat on": (
+        "ui/test_ui_chat.py::test_the_host_turns_chat_off_and_an_admin_deletes_and_mutes",
+    ),
+    "table | input:text | Message": (
+        "ui/test_ui_chat.py::test_two_players_chat_live_and_the_sixth_quick_message_is_refused",
+        "ui/test_ui_spectators.py::test_a_spectator_sees_the_count_no_hole_card_and_may_chat",
+    ),
     "table | a | History": (
         "ui/test_ui_table_controls.py::test_take_a_given_seat_and_the_pages_tools",
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",

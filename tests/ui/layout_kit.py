@@ -138,3 +138,42 @@ def wait_for_version(page: Page, version: int) -> None:
         " && window.cardroomTable.game.version >= v",
         arg=version,
     )
+
+
+# The chat panel and what it must stay off: the felt (its whole section) and every
+# box drawn on it.
+_CHAT_AND_FELT = """
+() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+            width: r.width, height: r.height};
+  };
+  const chat = document.querySelector("[data-chat]");
+  const felt = document.querySelector("[data-felt-wrap]");
+  const drawn = [...document.querySelectorAll(
+    "[data-seats] .seat-box, [data-seats] > .seat > .cards, [data-seats] .bet, [data-board] .cards"
+  )].map(box);
+  return {chat: chat && !chat.hidden ? box(chat) : null, felt: felt ? [box(felt)] : [], drawn,
+          width: document.documentElement.clientWidth};
+}
+"""
+
+
+def chat_off_the_felt(page: Page) -> list[str]:
+    """Where the table's chat panel covers the felt or a box on it, or leaves the
+    page's width, as sentences; a page without its chat shown is a problem too."""
+    found: dict[str, Any] = page.evaluate(_CHAT_AND_FELT)
+    chat = found["chat"]
+    if chat is None or chat["width"] <= 0 or chat["height"] <= 0:
+        return ["the chat panel is not shown"]
+    problems = []
+    for label, boxes in (("the felt", found["felt"]), ("a box on the felt", found["drawn"])):
+        for other in boxes:
+            wide = min(chat["right"], other["right"]) - max(chat["left"], other["left"])
+            high = min(chat["bottom"], other["bottom"]) - max(chat["top"], other["top"])
+            if wide > TOLERANCE and high > TOLERANCE:
+                problems.append(f"the chat overlaps {label} by {wide:.0f}x{high:.0f} px")
+    if chat["left"] < -TOLERANCE or chat["right"] > found["width"] + TOLERANCE:
+        problems.append(f"the chat leaves the page ({chat['left']:.0f} to {chat['right']:.0f})")
+    return problems

@@ -198,6 +198,8 @@ def walk_cash_table(walk: Walk) -> None:
     walk.look(viewer_page, "table", "waiting, standing", path)
     guest.call("POST", f"/api/games/{game_id}/join", {})
     command(host, game_id, "start")
+    # a chat message: its Delete and Mute buttons for the admin below
+    host.call("POST", f"/api/games/{game_id}/chat", {"text": "good luck"})
     guest_page = walk.browser_of(guest).page
     walk.look(guest_page, "table", "hand, seated", path)
     walk.look(host_page, "table", "hand, seated", path)

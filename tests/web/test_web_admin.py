@@ -11,6 +11,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from cardroom.web.routes import admin as admin_module
+from cardroom.web.routes import chat as chat_module
 from cardroom.web.routes import table_admin as table_admin_module
 from tests.web.kit import assert_refused, bearer, sign_in, sign_up
 
@@ -29,8 +30,11 @@ BODIES: dict[str, dict[str, Any]] = {
     "pause": {"reason": "r"},
     "resume": {"reason": "r"},
     "cancel": {"reason": "r"},
+    # /api/admin/chat/...
+    "mute": {"user_id": 1, "reason": "r"},
+    "unmute": {"user_id": 1, "reason": "r"},
 }
-ADMIN_ROUTERS = (admin_module.router, table_admin_module.admin)
+ADMIN_ROUTERS = (admin_module.router, table_admin_module.admin, chat_module.admin)
 
 
 def admin_routes(app: FastAPI) -> list[tuple[str, str]]:
@@ -66,7 +70,10 @@ def test_the_admin_routes_are_the_ones_expected(app: FastAPI) -> None:
         ("GET", "/api/admin/actions"),
         ("GET", "/api/admin/audit"),
         ("GET", "/api/admin/users"),
+        ("GET", "/api/admin/users/{user_id}/chat-mutes"),
         ("GET", "/api/admin/users/{user_id}/ledger"),
+        ("POST", "/api/admin/chat/mute"),
+        ("POST", "/api/admin/chat/unmute"),
         ("POST", "/api/admin/games/{game_id}/cancel"),
         ("POST", "/api/admin/games/{game_id}/fold"),
         ("POST", "/api/admin/games/{game_id}/pause"),

@@ -16,7 +16,16 @@ from cardroom.config import PasswordHashing, Settings
 from cardroom.service.context import ServiceContext
 from cardroom.web.app import OPTIONAL_ROUTERS, create_app
 from cardroom.web.deps import WebSettings
-from cardroom.web.routes import accounts, admin, games, health, invites, money, table_admin
+from cardroom.web.routes import (
+    accounts,
+    admin,
+    chat,
+    games,
+    health,
+    invites,
+    money,
+    table_admin,
+)
 from tests.web.kit import PASSWORD, assert_refused, bearer, sign_in, sign_up
 
 ROUTERS = (
@@ -28,6 +37,8 @@ ROUTERS = (
     invites.router,
     table_admin.host,
     table_admin.admin,
+    chat.router,
+    chat.admin,
 )
 
 

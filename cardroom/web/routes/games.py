@@ -90,6 +90,8 @@ def create_game(body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: Li
         payouts=body.payouts,
         rules={} if body.rules is None else body.rules.overrides(),
         private=body.private,
+        spectators=body.spectators,
+        spectators_chat=body.spectators_chat,
     )
     result = lobby.create_game(ctx, user.id, options, sit=body.sit, seat=body.seat)
     return answer(live, result, user.id, status.HTTP_201_CREATED)

@@ -68,6 +68,7 @@ from cardroom.web.schemas_games import (
     events_text,
     snapshot_text,
 )
+from cardroom.web.watchers import watchers_message
 
 log = logging.getLogger(__name__)
 
@@ -288,6 +289,27 @@ class GameFeed(Connection):
         self.sent_version = 0
         self._behind = False  # a change came since the pump last looked
         self._catching_up = asyncio.Lock()
+        self.spectating = False  # counted among the table's watchers (web/watchers.py)
+        # ``?chat=1`` (the table page): table messages too, the chat and the watchers'
+        # count; scripts and bots that did not ask get the game alone, as before.
+        self.table_messages = websocket.query_params.get("chat") == "1"
+        self._told: collections.deque[Mapping[str, Any]] | None = None  # table messages
+
+    def tell(self, message: Mapping[str, Any]) -> None:
+        """A table message (chat, watchers): queued, sent by the pump in order."""
+        if not self.table_messages:
+            return
+        if self._told is None:
+            self._told = collections.deque(maxlen=USER_QUEUE_MAX)
+        self._told.append(message)
+        self._start_pump()
+
+    def seat_seen(self, seat: int | None) -> None:
+        """What the last snapshot said of the viewer's seat: without one, they watch."""
+        watching = seat is None
+        if watching != self.spectating:
+            self.spectating = watching
+            self.live.spectating(self.game_id, self.viewer_id, watching)
 
     def changed(self, seq: int, version: int) -> None:
         if seq > self.sent_seq or version > self.sent_version:
@@ -301,6 +323,10 @@ class GameFeed(Connection):
             )
             await self.send(snapshot_text(detail))
             self.sent_seq, self.sent_version = detail.last_seq, detail.summary.version
+            self.seat_seen(detail.viewer_seat)
+            if self.table_messages:
+                count = self.live.spectators.count(self.game_id)
+                await self.send(watchers_message(self.game_id, count))
 
     async def catch_up(self, after: int | None = None) -> None:
         """Send the events after ``after`` (default: after what was sent) and a fresh
@@ -325,6 +351,7 @@ class GameFeed(Connection):
                 version = update.events[-1].version if update.events else detail.summary.version
                 await self.send(events_text(version, update.events))
             await self.send(snapshot_text(detail))
+            self.seat_seen(detail.viewer_seat)
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
 
@@ -339,7 +366,13 @@ class GameFeed(Connection):
         return min(sent, default=self.sent_seq)
 
     async def _pump(self) -> bool:
-        while self._behind:
+        while self._behind or self._told:
+            while self._told:
+                if not await self.still_signed_in():
+                    return False
+                await self.send(dict(self._told.popleft()))
+            if not self._behind:
+                break
             self._behind = False
             if not await self.still_signed_in():
                 return False
@@ -420,6 +453,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 await _serve(websocket, feed)
             finally:
                 live.unwatch_game(number, feed)
+                feed.seat_seen(0)  # no longer among the watchers
         finally:
             live.sockets.remove(user.id, feed)
             await feed.stop()

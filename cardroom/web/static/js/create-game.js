@@ -25,6 +25,8 @@ export function createRequest(v) {
   if (!preset) throw new Error("Choose the rules.");
   const body = { preset: v.preset, seats: Number(v.seats), sit: Boolean(v.sit) };
   if (v.private) body.private = true; // found only through its invite link
+  if (v.spectators === false) body.spectators = false; // only its players watch it
+  if (v.spectators_chat) body.spectators_chat = true; // spectators write in its chat too
   if (v.format) body.format = v.format;
   body.buy_in = amount(v.buy_in, preset.points, preset.points ? "The starting points" : "The buy-in");
   if (!preset.points && body.buy_in < 100) throw new Error("The buy-in is at least $1.00.");

@@ -140,7 +140,7 @@ export class LiveSocket {
  * number it has) and the server answers with those events and a fresh snapshot.
  */
 export class GameSocket {
-  constructor(gameId, { onSnapshot, onEvents, onStatus = () => {}, onError = () => {} }) {
+  constructor(gameId, { onSnapshot, onEvents, onStatus = () => {}, onError = () => {}, onTable = null }) {
     this.eventSeq = null; // the last event handed to onEvents; null before the first snapshot
     this.shownSeq = -1; // the seq of the last snapshot handed to onSnapshot
     this.resyncing = false;
@@ -150,7 +150,8 @@ export class GameSocket {
     this.onError = onError;
     this.pending = new Map(); // a command's ref -> its promise's settle functions
     this.refs = 0;
-    this.live = new LiveSocket(`/ws/games/${gameId}`, {
+    this.onTable = onTable; // table messages (chat, watchers): asked for with ?chat=1
+    this.live = new LiveSocket(`/ws/games/${gameId}${onTable ? "?chat=1" : ""}`, {
       onStatus: (status) => {
         if (status !== "open" && status !== "connecting") this.loseCommands();
         onStatus(status);
@@ -220,6 +221,7 @@ export class GameSocket {
     else if (message.type === "events") this.receiveEvents(message.events || []);
     else if (message.type === "snapshot") this.receiveSnapshot(message);
     else if (message.type === "error") this.onError(message.message);
+    else if (this.onTable) this.onTable(message);
   }
 
   receiveEvents(list) {

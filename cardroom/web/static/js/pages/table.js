@@ -16,6 +16,7 @@ import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
 import { setUpInvite } from "../table/invite.js";
 import { Standings, renderStandings, standingsHeadline } from "../table/standings.js";
+import { TableChat } from "../table/chat.js";
 import { GameSocket } from "../ws.js";
 
 const gameId = Number(location.pathname.split("/")[2]);
@@ -577,6 +578,9 @@ async function main() {
       return;
     }
   }
+  const hostId = state.game ? state.game.summary.host_id : null;
+  const chat = new TableChat($("[data-chat]"), gameId, state.me, hostId);
+  await chat.load();
   markReady();
   state.socket = new GameSocket(gameId, {
     onSnapshot: (game) => {
@@ -584,8 +588,12 @@ async function main() {
       flush();
     },
     onEvents: (events) => receiveEvents(events),
-    onStatus: (status) => setConnection(status),
+    onStatus: (status) => {
+      setConnection(status);
+      if (status === "open") chat.load(); // what was said while the socket was down
+    },
     onError: (message) => showError(errorBox(), new Error(message)),
+    onTable: (message) => chat.receive(message),
   }).start();
   window.cardroomTable = state; // for the browser tests and the curious
   everySecond(tick);
