@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from cardroom.config import Settings
 from cardroom.deck import SeededRandomSource
-from cardroom.service import accounts, game_views, lobby, play
+from cardroom.service import accounts, game_details, game_options, game_views, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.store.db import make_engine, make_sessionmaker
@@ -75,15 +75,15 @@ def run(url: str, games: int) -> dict[str, Any]:
     users = [accounts.sign_up(ctx, name, "correct horse battery").id for name in names_of]
     names = dict(zip(users, names_of, strict=True))
     source = SeededRandomSource(1)
-    options = lobby.GameOptions(preset="standard", seats=2, buy_in=1000)
+    options = game_options.GameOptions(preset="standard", seats=2, buy_in=1000)
 
     def step(game: int) -> PlayResult:
         """One command as a player would send it: check or call, or Continue."""
-        seen = lobby.game_detail(ctx, game)
+        seen = game_details.game_detail(ctx, game)
         if seen.hand is None or not seen.hand.running:
             return play.press_continue(ctx, game, users[0], source=source)
         player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
-        mine = lobby.game_detail(ctx, game, player)
+        mine = game_details.game_detail(ctx, game, player)
         assert mine.hand is not None and mine.hand.legal is not None
         kind = "check" if "check" in mine.hand.legal.kinds else "call"
         return play.act(ctx, game, player, kind, source=source)
@@ -92,7 +92,7 @@ def run(url: str, games: int) -> dict[str, Any]:
         game = lobby.create_game(ctx, users[0], options).game_id
         lobby.join(ctx, game, users[1], source=source)
         while True:
-            hand = lobby.game_detail(ctx, game).hand
+            hand = game_details.game_detail(ctx, game).hand
             if hand is not None and hand.running and hand.street == "flop":
                 return game
             step(game)

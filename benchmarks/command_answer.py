@@ -1,6 +1,6 @@
 """What writing a command's HTTP answer costs: FastAPI's way (the route returns a
 ``CommandOut``; FastAPI checks it against the response model, on a worker thread for
-a ``def`` route like Cardroom's, then writes it) against ``schemas_games.command_json``
+a ``def`` route like Cardroom's, then writes it) against ``game_answers.command_json``
 (the bytes written straight from the result), in CPU microseconds per answer.
 
     $ .venv/bin/python benchmarks/command_answer.py
@@ -21,7 +21,8 @@ from fastapi.utils import create_model_field
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ViewedEvent
 from cardroom.store.models import GameStatus
-from cardroom.web.schemas_games import CommandOut, command_json, command_out
+from cardroom.web.game_answers import command_json, command_out
+from cardroom.web.schemas_games import CommandOut
 
 # An action's usual answer: the action and the turn passing on.
 _NOW = datetime.now(UTC)

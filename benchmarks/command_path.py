@@ -8,7 +8,7 @@ runs them, and times each part in CPU time with the SQL statements it sends:
 - command: ``play.act`` or ``play.press_continue``: one write transaction, the
   notices it calls for included;
 - answer: the command's events for the actor and the ``result`` message a socket
-  command answers with (``ChangeViews.events``, ``schemas_games.result_text``);
+  command answers with (``ChangeViews.events``, ``game_answers.result_text``);
 - broadcast: the change from the command's transaction (``game_views.change_of``,
   shared by its viewers as ``game_views.ChangeViews``) and the two players' updates,
   written as their sockets send them (``events_text``, ``snapshot_text``);
@@ -45,11 +45,11 @@ from sqlalchemy import create_engine, event, make_url, text
 
 from cardroom.config import Settings
 from cardroom.deck import SeededRandomSource
-from cardroom.service import accounts, game_views, lobby, play
+from cardroom.service import accounts, game_details, game_options, game_views, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.migrate import upgrade
-from cardroom.web.schemas_games import events_text, result_text, snapshot_text
+from cardroom.web.game_answers import events_text, result_text, snapshot_text
 
 T = TypeVar("T")
 PARTS = ("sign-in", "command", "answer", "broadcast", "read elsewhere")
@@ -76,10 +76,10 @@ BENCH_DATABASE = "cardroom_bench_path"
 # The tables the script can play heads-up: the load test's (cardroom.loadtest.runner)
 # and the standard preset's per-hand table.
 TABLES = {
-    "cash": lobby.GameOptions(
+    "cash": game_options.GameOptions(
         preset="house", format="cash", seats=2, buy_in=100, small_blind=1, big_blind=2
     ),
-    "per-hand": lobby.GameOptions(preset="standard", seats=2, buy_in=1000),
+    "per-hand": game_options.GameOptions(preset="standard", seats=2, buy_in=1000),
 }
 
 
@@ -154,10 +154,10 @@ def run(url: str, hands: int, table: str) -> dict[str, Any]:
     commands = 0
     dealt = 0
     while dealt < hands:
-        seen = lobby.game_detail(ctx, game)
+        seen = game_details.game_detail(ctx, game)
         if seen.hand is not None and seen.hand.running:
             player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
-            mine = lobby.game_detail(ctx, game, player)
+            mine = game_details.game_detail(ctx, game, player)
             assert mine.hand is not None and mine.hand.legal is not None
             kind = "check" if "check" in mine.hand.legal.kinds else "call"
             version = mine.summary.version

@@ -36,7 +36,7 @@ class StoredEvent:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    """The columns of a game's row that its views read (``lobby.detail_of``: the
+    """The columns of a game's row that its views read (``game_details.detail_of``: the
     summary, the table times), copied out of the ORM row. What outlives the
     transaction holds this, not the row: a watched game's last change is kept for
     as long as its sockets are open, and the row would keep its instance state and

@@ -21,9 +21,7 @@ from cardroom import views
 from cardroom.events import EVENT_TYPES, event_from_dict
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
-from cardroom.service.game_errors import GameNotFound, NotSeated
-from cardroom.service.game_records import GameDetail, GameRow, PlayResult, StoredEvent
-from cardroom.service.lobby import (
+from cardroom.service.game_details import (
     GameMoment,
     detail_of,
     game_detail,
@@ -31,6 +29,8 @@ from cardroom.service.lobby import (
     sees_more,
     spectators_hand,
 )
+from cardroom.service.game_errors import GameNotFound, NotSeated
+from cardroom.service.game_records import GameDetail, GameRow, PlayResult, StoredEvent
 from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GamePlayer, User
@@ -332,7 +332,7 @@ _EVENTS_READ = union_all(
 
 
 def _read_moment(connection: Connection, game_id: int) -> GameMoment:
-    """``lobby.moment_in`` in one statement: the game's row, decoded once, with the
+    """``game_details.moment_in`` in one statement: the game's row, decoded once, with the
     names of everyone at the table. No row: GameNotFound."""
     game = None
     names: dict[int, str] = {}
@@ -422,7 +422,7 @@ class ChangeViews:
     """One change as each of its viewers may see it (``update_from``), doing once
     what several viewers share: each event as seen from one seat of its hand (every
     spectator and every player not dealt in sees it from no seat), and the part of
-    the game every viewer sees alike (``lobby.public_detail``: the summary, the
+    the game every viewer sees alike (``game_details.public_detail``: the summary, the
     seats, the clocks), made at the first viewer's ``now``. Held beside the change
     by the process's sockets (``cardroom.web.game_reads``) and by the command's
     answer: the actor's events are filtered once for both. Its memos are filled

@@ -19,8 +19,8 @@ from cardroom.service.game import pipeline
 from cardroom.service.game.commands import Command
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ViewedEvent
+from cardroom.web.game_answers import command_json
 from cardroom.web.live import Live
-from cardroom.web.schemas_games import command_json
 
 
 def run(

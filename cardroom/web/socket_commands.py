@@ -60,15 +60,10 @@ from cardroom.service.errors import AccountSuspended, AuthenticationFailed, Serv
 from cardroom.service.game import commands
 from cardroom.web import commands as web_commands
 from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
+from cardroom.web.game_answers import result_text
 from cardroom.web.live import Live
 from cardroom.web.schemas import ErrorCode, ErrorDetail
-from cardroom.web.schemas_games import (
-    WS_REF_MAX_LENGTH,
-    WsActIn,
-    WsContinueIn,
-    WsRefused,
-    result_text,
-)
+from cardroom.web.schemas_games import WS_REF_MAX_LENGTH, WsActIn, WsContinueIn, WsRefused
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +77,7 @@ COMMANDS: dict[str, type[WsActIn] | type[WsContinueIn]] = {
 class Answer:
     """What to send the client; ``ended``: the session's refusal, when it is over."""
 
-    message: str | WsRefused  # a result: its JSON (``schemas_games.result_text``)
+    message: str | WsRefused  # a result: its JSON (``game_answers.result_text``)
     ended: AuthenticationFailed | AccountSuspended | None = None
 
 
@@ -128,7 +123,7 @@ async def _answer(
 def _run(live: Live, user_id: int, game_id: int, sent: WsActIn | WsContinueIn) -> str:
     """On a worker thread: the command run and its events as this player may see
     them, as the HTTP route makes them (``cardroom.web.commands.run``), written as the
-    ``result`` message's JSON (``schemas_games.result_text``)."""
+    ``result`` message's JSON (``game_answers.result_text``)."""
     if isinstance(sent, WsActIn):
         command = commands.act(user_id, sent.kind, sent.amount)
     else:

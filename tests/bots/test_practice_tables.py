@@ -22,7 +22,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import AuthenticationFailed, InvalidInput
 from cardroom.service.game import clock_commands
 from cardroom.service.game_errors import NotAllowedNow, NotHostOrAdmin, SeatUnavailable
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.service.schedule import BOT_THINK_SECONDS
 from cardroom.store.bot_models import BotAccount
 from cardroom.store.db import make_sessionmaker

@@ -23,12 +23,12 @@ from sqlalchemy import JSON, Engine, func, insert, null, select, text
 
 from cardroom.config import PasswordHashing, Settings
 from cardroom.hand import Hand
-from cardroom.service import accounts, deadlines, lobby, money, play, table_admin
+from cardroom.service import accounts, deadlines, game_details, lobby, money, play, table_admin
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import ServiceError
+from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import LegalActionsView
-from cardroom.service.lobby import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game, GameStatus, HandRecord, Role
 from cardroom.store.schema import metadata
@@ -146,7 +146,7 @@ def play_table(
     if _now(ctx, game).status is GameStatus.WAITING:
         lobby.start(ctx, game, ids[0], source=deck)
     room.games.append(game)
-    clock_seconds = lobby.game_detail(ctx, game).summary.turn_clock_seconds
+    clock_seconds = game_details.game_detail(ctx, game).summary.turn_clock_seconds
     hands = 1
     for _ in range(2000):
         now = _now(ctx, game)

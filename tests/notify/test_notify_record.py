@@ -21,8 +21,8 @@ from sqlalchemy import event, select
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import lobby, play
 from cardroom.service.context import ServiceContext
+from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Notice, PlayResult
-from cardroom.service.lobby import GameOptions
 from cardroom.service.notices import choices
 from cardroom.service.notices import record as outbox
 from cardroom.service.notices.choices import Preferences

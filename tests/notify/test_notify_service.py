@@ -19,8 +19,8 @@ from cardroom.service import accounts, lobby, play, table_admin
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict, InvalidInput, NotFound
+from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Notice, PlayResult
-from cardroom.service.lobby import GameOptions
 from cardroom.service.notices import choices, decide, inbox
 from cardroom.service.notices import deliver as delivery
 from cardroom.service.notices import record as outbox

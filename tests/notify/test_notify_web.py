@@ -21,7 +21,7 @@ from cardroom.notify import vapid
 from cardroom.notify.settings import NotifySettings
 from cardroom.service import lobby
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.service.notices import record as outbox
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings

@@ -28,7 +28,7 @@ from cardroom.notify.vapid import VapidKeys
 from cardroom.notify.webpush import EndpointRefused, PushOutcome, check_endpoint
 from cardroom.service import lobby
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.service.notices import choices
 from cardroom.service.notices import deliver as delivery
 from cardroom.service.notices.choices import Preferences

@@ -38,10 +38,10 @@ import pytest
 from sqlalchemy import func, select
 
 from cardroom.cli import main
-from cardroom.service import lobby, money
+from cardroom.service import game_details, money
 from cardroom.service.admin import CONSOLE
 from cardroom.store.models import Deadline, DeadlineKind, GameEvent
-from cardroom.web.schemas_games import game_out
+from cardroom.web.game_answers import game_out
 from tests.reliability.bots import Bot, BotStats, Seat
 from tests.reliability.clients import Json, create_game, join, sign_up
 from tests.reliability.figures import keep
@@ -89,9 +89,9 @@ def look(room: Room, seats: list[Seat]) -> Look:
     """``seats``: whose views to read (none: only the rows)."""
     ctx = room.ctx
     views = {
-        (s.game, s.player.id): game_out(lobby.game_detail(ctx, s.game, s.player.id)).model_dump(
-            mode="json"
-        )
+        (s.game, s.player.id): game_out(
+            game_details.game_detail(ctx, s.game, s.player.id)
+        ).model_dump(mode="json")
         for s in seats
     }
     digests: dict[int, list[str]] = {}

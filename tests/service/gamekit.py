@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cardroom.deck import RandomSource, SeededRandomSource
-from cardroom.service import accounts, lobby, money, play
+from cardroom.service import accounts, game_details, game_options, lobby, money, play
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import GameDetail, LegalActionsView, PlayResult
@@ -47,7 +47,7 @@ def heads_up(ctx: ServiceContext, seed: int = 7) -> tuple[int, int, int]:
     joins, alice starts it; the first hand is dealt and alice, on the button, acts
     first."""
     alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, lobby.GameOptions()).game_id
+    game = lobby.create_game(ctx, alice, game_options.GameOptions()).game_id
     lobby.join(ctx, game, bob)
     lobby.start(ctx, game, alice, source=source(seed))
     return game, alice, bob
@@ -55,11 +55,11 @@ def heads_up(ctx: ServiceContext, seed: int = 7) -> tuple[int, int, int]:
 
 def to_act(ctx: ServiceContext, game_id: int) -> tuple[int, LegalActionsView, int] | None:
     """(player to act, what they may do, table version), or None between hands."""
-    seen = lobby.game_detail(ctx, game_id)
+    seen = game_details.game_detail(ctx, game_id)
     if seen.hand is None or not seen.hand.running:
         return None
     player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
-    mine = lobby.game_detail(ctx, game_id, player)
+    mine = game_details.game_detail(ctx, game_id, player)
     assert mine.hand is not None and mine.hand.legal is not None
     return player, mine.hand.legal, mine.summary.version
 
@@ -89,7 +89,7 @@ def play_hand(
 def everyone_continues(
     ctx: ServiceContext, game_id: int, rng: RandomSource | None = None
 ) -> list[PlayResult]:
-    detail = lobby.game_detail(ctx, game_id)
+    detail = game_details.game_detail(ctx, game_id)
     return [
         play.press_continue(ctx, game_id, seat.user_id, source=rng)
         for seat in detail.seats
@@ -100,7 +100,7 @@ def everyone_continues(
 def tournament_to_its_winner(ctx: ServiceContext, host: int, *others: int) -> int:
     """A three-seat sit-and-go (65/35) started by its last player and shoved to its
     winner; its id."""
-    options = lobby.GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
+    options = game_options.GameOptions(format="tournament", seats=3, buy_in=10_00, payouts=(65, 35))
     tournament = lobby.create_game(ctx, host, options).game_id
     *early, last = others
     for player in early:
@@ -127,7 +127,7 @@ def balance(ctx: ServiceContext, user_id: int) -> int:
 
 
 def detail(ctx: ServiceContext, game_id: int, viewer: int | None = None) -> GameDetail:
-    return lobby.game_detail(ctx, game_id, viewer)
+    return game_details.game_detail(ctx, game_id, viewer)
 
 
 def assert_audit_clean(ctx: ServiceContext) -> None:

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from sqlalchemy import event, update
 
-from cardroom.service import game_views, lobby, play
+from cardroom.service import game_details, game_options, game_views, lobby, play
 from cardroom.service.context import ServiceContext
+from cardroom.service.game_details import GameMoment
 from cardroom.service.game_errors import GameNotFound
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import GameChange
-from cardroom.service.lobby import GameMoment
 from cardroom.store.db import reading
 from cardroom.store.models import GamePlayer
 from cardroom.table import table_to_dict
@@ -63,7 +63,7 @@ def act(ctx: ServiceContext, game: int) -> PlayResult:
 def heads_up(ctx: ServiceContext) -> tuple[int, int, int]:
     """A two-seat game with its first hand running: (game, alice, bob)."""
     alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, lobby.GameOptions(seats=2, buy_in=1000)).game_id
+    game = lobby.create_game(ctx, alice, game_options.GameOptions(seats=2, buy_in=1000)).game_id
     lobby.join(ctx, game, bob, source=source(5))
     assert to_act(ctx, game) is not None
     return game, alice, bob
@@ -139,13 +139,13 @@ def test_the_change_read_is_the_change_of_the_command(ctx: ServiceContext) -> No
         assert read.events == made.events
         same_for_everyone(ctx, made, read, viewers)
         with reading(), ctx.transaction() as session:
-            same_moment(read.moment, lobby.moment_in(session, game))
+            same_moment(read.moment, game_details.moment_in(session, game))
             hands = (e.hand_id for e in read.events)
             assert read.hand_seats == game_views._hand_seats(session, game, hands)
         compared += 1
 
     rng = source(9)
-    options = lobby.GameOptions(seats=4, buy_in=1000)
+    options = game_options.GameOptions(seats=4, buy_in=1000)
     game = lobby.create_game(ctx, host, options, sit=False).game_id
     for user in (alice, bob, carol):
         check(lobby.join(ctx, game, user, source=rng))
@@ -157,7 +157,7 @@ def test_the_change_read_is_the_change_of_the_command(ctx: ServiceContext) -> No
             check(lobby.join(ctx, game, dave, source=rng))
         turn = to_act(ctx, game)
         if turn is None:
-            seated = [s.user_id for s in lobby.game_detail(ctx, game).seats]
+            seated = [s.user_id for s in game_details.game_detail(ctx, game).seats]
             check(play.press_continue(ctx, game, seated[step % len(seated)], source=rng))
             continue
         player, legal, version = turn
@@ -209,7 +209,7 @@ def test_names_come_from_the_table_when_its_rows_are_out_of_step(ctx: ServiceCon
     change = game_views.change_after(ctx, game, 0)
     assert change.moment.names == {alice: "alice", bob: "bob"}
     with reading(), ctx.transaction() as session:
-        same_moment(change.moment, lobby.moment_in(session, game))
+        same_moment(change.moment, game_details.moment_in(session, game))
 
 
 def test_a_command_committed_between_the_two_reads_is_not_half_read(

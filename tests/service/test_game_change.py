@@ -4,7 +4,7 @@ the committing process's sockets skip the read and must not see anything else.""
 
 from __future__ import annotations
 
-from cardroom.service import game_views, lobby, play
+from cardroom.service import game_details, game_options, game_views, lobby, play
 from cardroom.service.context import ServiceContext
 from tests.service.gamekit import players, source
 
@@ -14,15 +14,15 @@ def test_a_change_from_the_transaction_equals_the_change_read_back(
 ) -> None:
     alice, bob, carol = players(ctx, "alice", "bob", "carol")
     rng = source(3)
-    game = lobby.create_game(ctx, alice, lobby.GameOptions(seats=2, buy_in=1000)).game_id
+    game = lobby.create_game(ctx, alice, game_options.GameOptions(seats=2, buy_in=1000)).game_id
     lobby.join(ctx, game, bob, source=rng)
     names = {alice: "alice", bob: "bob", carol: "carol"}
     compared = seeded = 0
     for _ in range(60):
-        seen = lobby.game_detail(ctx, game)
+        seen = game_details.game_detail(ctx, game)
         if seen.hand is not None and seen.hand.running:
             player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
-            legal = lobby.game_detail(ctx, game, player).hand.legal  # type: ignore[union-attr]
+            legal = game_details.game_detail(ctx, game, player).hand.legal  # type: ignore[union-attr]
             assert legal is not None
             kind = "call" if "call" in legal.kinds else "check"
             if compared % 7 == 3 and "raise" in legal.kinds:
@@ -50,7 +50,7 @@ def test_a_change_from_the_transaction_equals_the_change_read_back(
 
 def test_no_change_without_every_name(ctx: ServiceContext) -> None:
     alice, bob = players(ctx, "alice", "bob")
-    game = lobby.create_game(ctx, alice, lobby.GameOptions(seats=2, buy_in=1000)).game_id
+    game = lobby.create_game(ctx, alice, game_options.GameOptions(seats=2, buy_in=1000)).game_id
     result = lobby.join(ctx, game, bob, source=source(1))
     assert game_views.change_of(result, {alice: "alice"}) is None
     assert game_views.change_of(result, {alice: "alice", bob: "bob"}) is not None

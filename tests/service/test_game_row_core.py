@@ -19,9 +19,9 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
 from cardroom.service.game import reactions
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
+from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
-from cardroom.service.lobby import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord
 from tests.conftest import FakeClock, Unchanged

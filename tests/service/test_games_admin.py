@@ -16,7 +16,7 @@ from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Forbidden, InvalidInput
 from cardroom.service.game_errors import NotAllowedNow, NotHostOrAdmin
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import AdminAction, Deadline, GameStatus
 from tests.conftest import FakeClock

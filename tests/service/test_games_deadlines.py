@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from cardroom.service import deadlines, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.deadlines import Fired
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind, GameEvent, GameStatus
 from tests.conftest import FakeClock

@@ -13,7 +13,7 @@ from sqlalchemy import event, select, update
 
 from cardroom.service import lobby, play
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord
 from tests.service.gamekit import (

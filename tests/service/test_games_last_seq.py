@@ -14,7 +14,7 @@ from sqlalchemy import event, func, select
 from cardroom.service import deadlines, game_views, lobby, play, table_admin
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game, GameEvent, GameStatus
 from tests.conftest import FakeClock

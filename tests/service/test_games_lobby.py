@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from cardroom.service import accounts, lobby
+from cardroom.service import accounts, game_details, lobby
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import AccountSuspended, InsufficientBalance, InvalidInput, NotFound
@@ -26,7 +26,7 @@ from cardroom.service.game_errors import (
     SeatUnavailable,
     TooManyWaitingGames,
 )
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import (
     Game,
@@ -358,7 +358,7 @@ def test_the_lobby_lists_waiting_then_running_games(
     with pytest.raises(InvalidInput):
         lobby.list_lobby(ctx, limit=0)
     with pytest.raises(GameNotFound):
-        lobby.game_detail(ctx, 999)
+        game_details.game_detail(ctx, 999)
     with make_sessionmaker(ctx.engine)() as session:
         row = session.get(Game, cancelled)
         assert row is not None and row.status is GameStatus.CANCELLED and row.ended_at is not None

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from cardroom.service import lobby, money, play
+from cardroom.service import game_details, lobby, money, play
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InsufficientBalance, InvalidInput
@@ -28,8 +28,8 @@ from cardroom.service.game_errors import (
     RebuyNotAllowed,
     StaleVersion,
 )
+from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import PlayResult
-from cardroom.service.lobby import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import (
     Game,
@@ -208,7 +208,7 @@ def test_cash_out_rebuy_and_rejoin(ctx: ServiceContext, clock: FakeClock) -> Non
     assert balance(ctx, winner) == cash_before + winner_stack
     # ...and coming back within 2 hours costs what they left with.
     clock.advance(timedelta(hours=1))
-    assert lobby.seat_cost(ctx, game, winner) == max(10_00, winner_stack)
+    assert game_details.seat_cost(ctx, game, winner) == max(10_00, winner_stack)
     assert detail(ctx, game, winner).viewer_cost == max(10_00, winner_stack)
     back = lobby.rejoin(ctx, game, winner)
     assert back.events[0].payload["stack"] == max(10_00, winner_stack)
@@ -225,7 +225,7 @@ def test_rejoin_after_two_hours_costs_the_buy_in(
     play_hand(ctx, game, folder)
     lobby.cash_out(ctx, game, alice)
     clock.advance(timedelta(hours=2, seconds=1))
-    assert lobby.seat_cost(ctx, game, alice) == 10_00
+    assert game_details.seat_cost(ctx, game, alice) == 10_00
     before = balance(ctx, alice)
     lobby.rejoin(ctx, game, alice)
     assert balance(ctx, alice) == before - 10_00

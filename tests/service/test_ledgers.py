@@ -9,8 +9,8 @@ import pytest
 
 from cardroom.service import ledgers, lobby, money, play
 from cardroom.service.context import ServiceContext
+from cardroom.service.game_options import GameOptions
 from cardroom.service.ledgers import GameLedger, LedgerRefused
-from cardroom.service.lobby import GameOptions
 from cardroom.service.users import UserInfo
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import User

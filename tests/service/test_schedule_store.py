@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from cardroom.service import lobby
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.service.schedule import Wanted, store_deadlines
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind, Game

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cardroom.service import lobby, play
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.views import hand_view
 from tests.service.gamekit import detail, players, source
 
@@ -43,7 +43,7 @@ def test_the_table_shows_equity_after_an_all_in_run_out(ctx: ServiceContext) -> 
             assert step["exact"] and abs(sum(p["percent"] for p in step["players"]) - 100) < 0.2
             assert step["board"] == board[: {"preflop": 0, "flop": 3, "turn": 4}[step["street"]]]
     # The web shape carries it too.
-    from cardroom.web.schemas_games import game_out
+    from cardroom.web.game_answers import game_out
 
     shown = game_out(detail(ctx, game, ann)).hand
     assert shown is not None and shown.equity is not None

@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 from cardroom.cli import main
 from cardroom.service import lobby, money
 from cardroom.service.context import ServiceContext
-from cardroom.service.lobby import GameOptions
+from cardroom.service.game_options import GameOptions
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game
 from tests.service.gamekit import (

@@ -33,19 +33,14 @@ from unittest import mock
 
 from cardroom.config import PasswordHashing, Settings
 from cardroom.deck import SeededRandomSource
-from cardroom.service import accounts, game_views, lobby, play
+from cardroom.service import accounts, game_details, game_options, game_views, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.service.game_views import GameChange
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.migrate import upgrade
-from cardroom.web.schemas_games import (
-    WsEvents,
-    WsResult,
-    command_out,
-    event_out,
-    snapshot_message,
-)
+from cardroom.web.game_answers import command_out, event_out, snapshot_message
+from cardroom.web.schemas_games import WsEvents, WsResult
 
 VIEWERS = ("alice", "bob", "carol", "spectator")
 # What the players do, hand by hand, in turn; a move the table does not allow becomes
@@ -83,7 +78,7 @@ class ModelMessages:
     """The reference: the pydantic models, one viewer at a time."""
 
     def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
-        return snapshot_message(lobby.game_detail(ctx, game, viewer)).model_dump_json()
+        return snapshot_message(game_details.game_detail(ctx, game, viewer)).model_dump_json()
 
     def after_change(
         self,
@@ -148,7 +143,7 @@ def _table(folder: Path) -> Iterator[Table]:
         clock = Clock()
         ctx = ServiceContext(settings=settings, sessions=make_sessionmaker(engine), clock=clock)
         ids = {n: accounts.sign_up(ctx, n, "correct horse battery").id for n in VIEWERS[:3]}
-        options = lobby.GameOptions(preset="standard", seats=3, buy_in=1000)
+        options = game_options.GameOptions(preset="standard", seats=3, buy_in=1000)
         game = lobby.create_game(ctx, ids["alice"], options).game_id
         table = Table(ctx, clock, game, {**ids, "spectator": None}, {i: n for n, i in ids.items()})
         lobby.join(ctx, game, ids["bob"], source=table.source)
@@ -160,7 +155,7 @@ def _table(folder: Path) -> Iterator[Table]:
 def _next_command(table: Table, hand: int, step: int) -> tuple[int, PlayResult]:
     """The next command of the plan: a move in a running hand, else a Continue."""
     ctx, game = table.ctx, table.game
-    seen = lobby.game_detail(ctx, game)
+    seen = game_details.game_detail(ctx, game)
     if seen.hand is None and seen.summary.host_id in table.names:
         host = seen.summary.host_id
         if seen.summary.status.value == "waiting":
@@ -170,7 +165,7 @@ def _next_command(table: Table, hand: int, step: int) -> tuple[int, PlayResult]:
         player = waiting[0]
         return player, play.press_continue(ctx, game, player, source=table.source)
     player = next(s.user_id for s in seen.seats if s.seat == seen.hand.seat_to_act)
-    mine = lobby.game_detail(ctx, game, player)
+    mine = game_details.game_detail(ctx, game, player)
     assert mine.hand is not None and mine.hand.legal is not None
     legal = mine.hand.legal
     wanted = PLAN[hand][step] if step < len(PLAN[hand]) else "check"
@@ -209,7 +204,7 @@ def _play(table: Table, messages: Messages) -> Played:
         text = messages.on_connect(ctx, table.game, viewer)
         out.append((0, name, text))
         sent[name] = json.loads(text)["seq"]
-    seen = lobby.game_detail(ctx, table.game)
+    seen = game_details.game_detail(ctx, table.game)
     hand = 0 if seen.hand is not None and seen.hand.running else -1
     step, command = 0, 0
     stored: list[StoredEvent] = []

@@ -1,6 +1,6 @@
 """What a change sends a table's sockets, and the command's sender, is written without
 the pydantic models and shared between the viewers of one change
-(``game_views.ChangeViews``, ``schemas_games.snapshot_text`` and the others): every
+(``game_views.ChangeViews``, ``game_answers.snapshot_text`` and the others): every
 viewer must still get the very bytes they got before, and no card they may not see.
 
 The reference is fixed in ``broadcast_golden.json``: the SHA-256 of every message of
@@ -23,12 +23,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.cards import card_text
-from cardroom.service import game_views, lobby
+from cardroom.service import game_details, game_views
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.service.game_views import ChangeViews, GameChange
+from cardroom.web.game_answers import events_text, result_text, snapshot_text
 from cardroom.web.live import live_of
-from cardroom.web.schemas_games import events_text, result_text, snapshot_text
 from tests.web.broadcast_kit import ModelMessages, Played, digests, play_table
 from tests.web.games_kit import Json, act, heads_up, last_seq, new_player, to_act, watching
 
@@ -40,7 +40,7 @@ class FeedMessages:
     every socket (``Live.announce``, ``GameFeed.catch_up``), and the text writers."""
 
     def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
-        return snapshot_text(lobby.game_detail(ctx, game, viewer))
+        return snapshot_text(game_details.game_detail(ctx, game, viewer))
 
     def after_change(
         self,

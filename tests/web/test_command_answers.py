@@ -1,4 +1,4 @@
-"""A command's HTTP answer is written straight to JSON (``schemas_games.command_json``),
+"""A command's HTTP answer is written straight to JSON (``game_answers.command_json``),
 not through FastAPI's response model: the bytes must be the ones the model writes,
 the status the route's, and the API's description must still name ``CommandOut``."""
 

@@ -13,11 +13,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
-from cardroom.service import game_views, invites, lobby
+from cardroom.service import game_details, game_options, game_views, invites, lobby
 from cardroom.service.game import commands
 from cardroom.web.commands import answer, run_and_answer
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
+from cardroom.web.game_answers import event_out, game_out, lobby_out, my_games_out
 from cardroom.web.live import LiveDep
 from cardroom.web.schemas import MAX_ROW_ID, QueryInt
 from cardroom.web.schemas_games import (
@@ -34,10 +35,6 @@ from cardroom.web.schemas_games import (
     LobbyOut,
     MyGamesOut,
     StandingsOut,
-    event_out,
-    game_out,
-    lobby_out,
-    my_games_out,
 )
 
 router = APIRouter(tags=["games"])
@@ -77,7 +74,7 @@ def my_games(ctx: ContextDep, user: CurrentUser) -> MyGamesOut:
 def create_game(body: CreateGameIn, ctx: ContextDep, user: CurrentUser, live: LiveDep) -> Response:
     """A new game hosted by the viewer, who sits down at once (paying the buy-in)
     unless ``sit`` is false."""
-    options = lobby.GameOptions(
+    options = game_options.GameOptions(
         preset=body.preset,
         format=None if body.format is None else body.format.value,
         seats=body.seats,
@@ -105,7 +102,7 @@ def game(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> GameOut:
     """The table as the viewer may see it: seats, the hand with their own cards and,
     on their turn, what they may do; ``version`` to send back with a command and
     ``last_seq`` to follow the events from."""
-    return game_out(lobby.game_detail(ctx, game_id, user.id))
+    return game_out(game_details.game_detail(ctx, game_id, user.id))
 
 
 @router.get("/api/games/{game_id}/standings", responses=READ)

@@ -49,25 +49,18 @@ from cardroom.service.errors import (
     NotFound,
     ServiceError,
 )
+from cardroom.service.game_details import game_detail
 from cardroom.service.game_views import update_for
-from cardroom.service.lobby import game_detail
 from cardroom.service.users import UserInfo
 from cardroom.web import socket_commands
 from cardroom.web.deps import WebSettings
 from cardroom.web.errors import validation_message
+from cardroom.web.game_answers import events_text, snapshot_text
 from cardroom.web.live import Live, live_of
 from cardroom.web.open_sockets import CLOSE_TOO_MANY, TOO_MANY
 from cardroom.web.origins import same_origin
 from cardroom.web.schemas import FORWARDED_PROTO_HEADER, MAX_ROW_ID, SESSION_COOKIE
-from cardroom.web.schemas_games import (
-    WS_MESSAGE_MAX_CHARS,
-    WsError,
-    WsPingIn,
-    WsPong,
-    WsResyncIn,
-    events_text,
-    snapshot_text,
-)
+from cardroom.web.schemas_games import WS_MESSAGE_MAX_CHARS, WsError, WsPingIn, WsPong, WsResyncIn
 from cardroom.web.watchers import watchers_message
 
 log = logging.getLogger(__name__)
@@ -203,7 +196,7 @@ class Connection(abc.ABC):
 
     async def send(self, message: BaseModel | dict[str, Any] | str) -> None:
         """``message``: a model, a dict, or the JSON text itself (what a change sends
-        every socket is written without models: ``schemas_games.snapshot_text``)."""
+        every socket is written without models: ``game_answers.snapshot_text``)."""
         # pydantic writes a model's JSON itself, at a third of the cost of a dict
         # through json.dumps; every change sends two messages to every socket.
         if isinstance(message, str):

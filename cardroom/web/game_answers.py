@@ -1,0 +1,325 @@
+"""The games' answers and messages built from the service layer's records, which have
+already been through the per-viewer filter (``cardroom.views``): the pydantic models of
+``cardroom.web.schemas_games`` for the HTTP answers, and, on the hot path of every
+broadcast and socket answer, the same JSON written straight from the records
+(``*_text``, ``command_json``): byte for byte what the models would write
+(tests/web/test_broadcast_messages.py compares them), without building a model per
+viewer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic_core import to_json
+
+from cardroom.cards import card_text
+from cardroom.service.game_records import (
+    GameDetail,
+    GameSummary,
+    HandView,
+    LegalActionsView,
+    ListedGame,
+    PlayResult,
+    SeatedGame,
+    SeatView,
+)
+from cardroom.service.game_views import ViewedEvent
+from cardroom.web.schemas_games import (
+    CommandOut,
+    DeadlinesOut,
+    EventOut,
+    FinishOut,
+    GameOut,
+    GameSummaryOut,
+    HandOut,
+    HandPlayerOut,
+    LegalOut,
+    ListedGameOut,
+    LobbyOut,
+    MyGamesOut,
+    PotOut,
+    SeatedGameOut,
+    SeatEquityOut,
+    SeatOut,
+    StreetEquityOut,
+    WsSnapshot,
+)
+
+
+def event_out(event: ViewedEvent) -> EventOut:
+    return EventOut(
+        seq=event.seq,
+        type=event.kind,
+        hand_id=event.hand_id,
+        version=event.version,
+        created_at=event.created_at,
+        data=event.data,
+    )
+
+
+def command_out(result: PlayResult, events: Sequence[ViewedEvent]) -> CommandOut:
+    return CommandOut(
+        game_id=result.game_id,
+        version=result.version,
+        status=result.status,
+        replayed=result.replayed,
+        events=[event_out(e) for e in events],
+    )
+
+
+def summary_out(game: GameSummary) -> GameSummaryOut:
+    fields = {name: getattr(game, name) for name in GameSummaryOut.model_fields}
+    fields["payouts"] = list(game.payouts)
+    return GameSummaryOut(**fields)
+
+
+def lobby_out(games: Sequence[ListedGame]) -> LobbyOut:
+    return LobbyOut(
+        games=[
+            ListedGameOut(**summary_out(g.summary).model_dump(), viewer_cost=g.viewer_cost)
+            for g in games
+        ]
+    )
+
+
+def my_games_out(games: Sequence[SeatedGame]) -> MyGamesOut:
+    return MyGamesOut(
+        games=[
+            SeatedGameOut(
+                **summary_out(g.summary).model_dump(),
+                your_turn=g.your_turn,
+                turn_due_at=g.turn_due_at,
+            )
+            for g in games
+        ]
+    )
+
+
+def _seat_out(seat: SeatView) -> SeatOut:
+    return SeatOut(**{name: getattr(seat, name) for name in SeatOut.model_fields})
+
+
+def _legal_out(legal: LegalActionsView | None) -> LegalOut | None:
+    if legal is None:
+        return None
+    return LegalOut(
+        actions=list(legal.kinds),
+        to_call=legal.to_call,
+        call_amount=legal.call_amount,
+        min_to=legal.min_to,
+        max_to=legal.max_to,
+        all_in_to=legal.all_in_to,
+    )
+
+
+def hand_out(hand: HandView) -> HandOut:
+    view = hand.view  # cardroom.views.hand_view: the one decision about hole cards
+    return HandOut(
+        number=hand.number,
+        running=hand.running,
+        street=view["street"],
+        board=view["board"],
+        pot=view["pot"],
+        pots=[PotOut(**pot) for pot in view["pots"]],
+        button_seat=view["button_seat"],
+        small_blind_seat=view["small_blind_seat"],
+        big_blind_seat=view["big_blind_seat"],
+        small_blind=view["small_blind"],
+        big_blind=view["big_blind"],
+        seat_to_act=hand.seat_to_act,
+        players=[HandPlayerOut(**player) for player in view["players"]],
+        my_cards=[card_text(c) for c in hand.my_cards],
+        legal=_legal_out(hand.legal),
+        equity=_equity_out(view.get("equity")),
+    )
+
+
+def _equity_out(steps: list[dict[str, Any]] | None) -> list[StreetEquityOut] | None:
+    if steps is None:
+        return None
+    return [
+        StreetEquityOut(
+            street=step["street"],
+            board=step["board"],
+            exact=step["exact"],
+            players=[SeatEquityOut(**player) for player in step["players"]],
+        )
+        for step in steps
+    ]
+
+
+def game_out(detail: GameDetail) -> GameOut:
+    return GameOut(
+        summary=summary_out(detail.summary),
+        version=detail.summary.version,
+        last_seq=detail.last_seq,
+        seats=[_seat_out(s) for s in detail.seats],
+        hand=None if detail.hand is None else hand_out(detail.hand),
+        level=detail.level,
+        viewer_seat=detail.viewer_seat,
+        viewer_cost=detail.viewer_cost,
+        deadlines=DeadlinesOut(
+            turn_due_at=detail.turn_due_at,
+            deal_due_at=detail.deal_due_at,
+            cancel_due_at=detail.cancel_due_at,
+            next_level_at=detail.next_level_at,
+        ),
+        finishes=[FinishOut(user_id=u, place=p) for u, p in detail.finishes],
+    )
+
+
+def snapshot_message(detail: GameDetail) -> WsSnapshot:
+    return WsSnapshot(version=detail.summary.version, seq=detail.last_seq, game=game_out(detail))
+
+
+# -- the socket's messages, written without building the models ----------------------
+# A table's sockets send every viewer an ``events`` message and a ``snapshot`` after
+# every change, and a command's sender its ``result``. What goes out is ours, already
+# filtered for the viewer: nothing in it needs validating, and building the models
+# (a dozen per snapshot) cost more than writing them. These write plain dicts in the
+# models' field order through pydantic's own serialiser (``pydantic_core.to_json``,
+# what ``model_dump_json`` runs): the same bytes as ``snapshot_message(...)
+# .model_dump_json()`` and the others (tests/web/test_broadcast_messages.py compares
+# them over played hands), for a fraction of the CPU. The models stay the wire's
+# definition: the HTTP routes answer with them, and the API's schema comes from them.
+
+_SUMMARY_FIELDS = tuple(GameSummaryOut.model_fields)
+_SEAT_FIELDS = tuple(SeatOut.model_fields)
+_HAND_PLAYER_FIELDS = tuple(HandPlayerOut.model_fields)
+_POT_FIELDS = tuple(PotOut.model_fields)
+
+
+def event_data(event: ViewedEvent) -> dict[str, Any]:
+    """``event_out(event)``, as the dict its JSON is written from."""
+    return {
+        "seq": event.seq,
+        "type": event.kind,
+        "hand_id": event.hand_id,
+        "version": event.version,
+        "created_at": event.created_at,
+        "data": event.data,
+    }
+
+
+def events_text(version: int, events: Sequence[ViewedEvent]) -> str:
+    """``WsEvents(version=version, events=[event_out(e) ...]).model_dump_json()``."""
+    message = {"type": "events", "version": version, "events": [event_data(e) for e in events]}
+    return to_json(message).decode()
+
+
+def _summary_data(game: GameSummary) -> dict[str, Any]:
+    data = {name: getattr(game, name) for name in _SUMMARY_FIELDS}
+    data["payouts"] = list(game.payouts)
+    return data
+
+
+def _seat_data(seat: SeatView) -> dict[str, Any]:
+    return {name: getattr(seat, name) for name in _SEAT_FIELDS}
+
+
+def _legal_data(legal: LegalActionsView | None) -> dict[str, Any] | None:
+    if legal is None:
+        return None
+    return {
+        "actions": list(legal.kinds),
+        "to_call": legal.to_call,
+        "call_amount": legal.call_amount,
+        "min_to": legal.min_to,
+        "max_to": legal.max_to,
+        "all_in_to": legal.all_in_to,
+    }
+
+
+def _equity_data(steps: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    if steps is None:
+        return None
+    return [
+        {
+            "street": step["street"],
+            "board": list(step["board"]),
+            "exact": bool(step["exact"]),
+            "players": [
+                {"seat": player["seat"], "percent": float(player["percent"])}
+                for player in step["players"]
+            ],
+        }
+        for step in steps
+    ]
+
+
+def _hand_data(hand: HandView) -> dict[str, Any]:
+    view = hand.view  # cardroom.views.hand_view: the one decision about hole cards
+    return {
+        "number": hand.number,
+        "running": hand.running,
+        "street": view["street"],
+        "board": list(view["board"]),
+        "pot": view["pot"],
+        "pots": [{name: pot[name] for name in _POT_FIELDS} for pot in view["pots"]],
+        "button_seat": view["button_seat"],
+        "small_blind_seat": view["small_blind_seat"],
+        "big_blind_seat": view["big_blind_seat"],
+        "small_blind": view["small_blind"],
+        "big_blind": view["big_blind"],
+        "seat_to_act": hand.seat_to_act,
+        "players": [
+            {name: player[name] for name in _HAND_PLAYER_FIELDS} for player in view["players"]
+        ],
+        "my_cards": [card_text(c) for c in hand.my_cards],
+        "legal": _legal_data(hand.legal),
+        "equity": _equity_data(view.get("equity")),
+    }
+
+
+def _game_data(detail: GameDetail) -> dict[str, Any]:
+    return {
+        "summary": _summary_data(detail.summary),
+        "version": detail.summary.version,
+        "last_seq": detail.last_seq,
+        "seats": [_seat_data(s) for s in detail.seats],
+        "hand": None if detail.hand is None else _hand_data(detail.hand),
+        "level": detail.level,
+        "viewer_seat": detail.viewer_seat,
+        "viewer_cost": detail.viewer_cost,
+        "deadlines": {
+            "turn_due_at": detail.turn_due_at,
+            "deal_due_at": detail.deal_due_at,
+            "cancel_due_at": detail.cancel_due_at,
+            "next_level_at": detail.next_level_at,
+        },
+        "finishes": [{"user_id": u, "place": p} for u, p in detail.finishes],
+    }
+
+
+def snapshot_text(detail: GameDetail) -> str:
+    """``snapshot_message(detail).model_dump_json()``."""
+    message = {
+        "type": "snapshot",
+        "version": detail.summary.version,
+        "seq": detail.last_seq,
+        "game": _game_data(detail),
+    }
+    return to_json(message).decode()
+
+
+def _command_data(result: PlayResult, events: Sequence[ViewedEvent]) -> dict[str, Any]:
+    return {
+        "game_id": result.game_id,
+        "version": result.version,
+        "status": result.status,
+        "replayed": result.replayed,
+        "events": [event_data(e) for e in events],
+    }
+
+
+def command_json(result: PlayResult, events: Sequence[ViewedEvent]) -> bytes:
+    """``command_out(result, events).model_dump_json()``: a command's HTTP answer, its
+    bytes written without building the models (FastAPI would build them, check them
+    against ``CommandOut`` and write them out again)."""
+    return to_json(_command_data(result, events))
+
+
+def result_text(ref: str, result: PlayResult, events: Sequence[ViewedEvent]) -> str:
+    """``WsResult(ref=ref, result=command_out(result, events)).model_dump_json()``."""
+    return to_json({"type": "result", "ref": ref, "result": _command_data(result, events)}).decode()
