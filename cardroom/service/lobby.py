@@ -1,4 +1,4 @@
-"""The lobby and the game lifecycle: create a game, list and show games, join (and
+"""The lobby and the game lifecycle: create a game, list games, join (and
 rejoin), leave, start, cancel.
 
 Each function is one transaction; a refusal raises a ``ServiceError`` subclass (see
