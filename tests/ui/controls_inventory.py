@@ -76,7 +76,28 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "admin | button | Suspend": (
         "ui/test_ui_admin_controls.py::test_remove_suspend_reinstate_resume_and_open",
     ),
+    # -- admin dialog: Grant, Fold a player, Pause... (opened by the inventory walk) -----
+    "admin dialog | button | Cancel": (
+        "ui/test_ui_dialogs.py::test_cancel_in_an_admin_dialog_changes_nothing",
+    ),
+    "admin dialog | button | Do it": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+        "ui/test_ui_admin_controls.py::test_remove_suspend_reinstate_resume_and_open",
+    ),
+    "admin dialog | input:text | Amount ($)": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+    ),
+    "admin dialog | input:text | Reason": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+        "ui/test_ui_dialogs.py::test_cancel_in_an_admin_dialog_changes_nothing",
+    ),
+    "admin dialog | select | Player": (
+        "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
+    ),
     # -- game-history --------------------------------------------------------------------
+    "game-history | a | Back to the table": (
+        "ui/test_ui_table_links.py::test_the_table_links_its_ledger_and_both_lead_back",
+    ),
     "game-history | a | Skip to content": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
@@ -116,8 +137,14 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     ),
     "header | button | Sign out": ("ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",),
     # -- ledger --------------------------------------------------------------------------
+    "ledger | a | Back to the table": (
+        "ui/test_ui_table_links.py::test_the_table_links_its_ledger_and_both_lead_back",
+    ),
     "ledger | a | Download CSV": (
         "ui/test_ui_ledger.py::test_the_ledger_page_and_its_csv_match_the_server",
+    ),
+    "ledger | a | The table's hands": (
+        "ui/test_ui_table_links.py::test_the_table_links_its_ledger_and_both_lead_back",
     ),
     "ledger | a | Skip to content": (
         "ui/test_ui_ledger.py::test_the_ledger_page_and_its_csv_match_the_server",
@@ -369,6 +396,9 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_table_controls.py::test_take_a_given_seat_and_the_pages_tools",
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
+    "table | a | Ledger": (
+        "ui/test_ui_table_links.py::test_the_table_links_its_ledger_and_both_lead_back",
+    ),
     "table | a | Skip to your actions": (
         "ui/test_ui_navigation.py::test_the_header_and_skip_links_of_every_signed_in_page",
     ),
@@ -479,5 +509,27 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "table | summary | Host": ("ui/test_ui_live.py::test_first_view_of_a_table_is_under_100_kb",),
     "table | summary | Table log": (
         "ui/test_ui_table_controls.py::test_take_a_given_seat_and_the_pages_tools",
+    ),
+    # -- table dialog: Rules, Settings and the confirmations (opened by the walk) ------
+    "table dialog | button | Close": (
+        "ui/test_ui_table_controls.py::test_take_a_given_seat_and_the_pages_tools",
+        "ui/test_ui_dialogs.py::test_the_settings_turn_notifications_show_the_next_turn",
+    ),
+    "table dialog | button | No": (
+        "ui/test_ui_dialogs.py::test_no_in_a_confirmation_sends_nothing",
+    ),
+    "table dialog | button | Yes": (
+        "ui/test_ui_seat_commands.py::test_cash_out_between_hands_brings_the_stack_back",
+        "ui/test_ui_table_admin.py::test_an_admin_folds_the_player_to_act_pauses_and_resumes",
+    ),
+    "table dialog | input:checkbox | Four-colour deck (blue diamonds, green clubs)": (
+        "ui/test_ui_table_controls.py::test_take_a_given_seat_and_the_pages_tools",
+    ),
+    "table dialog | input:checkbox | Tell me when it is my turn (browser notification)": (
+        "ui/test_ui_dialogs.py::test_the_settings_turn_notifications_show_the_next_turn",
+    ),
+    "table dialog | input:text | Reason (kept in the admin log)": (
+        "ui/test_ui_table_admin.py::test_an_admin_folds_the_player_to_act_pauses_and_resumes",
+        "ui/test_ui_dialogs.py::test_no_in_a_confirmation_sends_nothing",
     ),
 }

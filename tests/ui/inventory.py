@@ -26,7 +26,7 @@ from playwright.sync_api import Page
 # type), the name a person would call it by (its label, its text), and whether it sits
 # in the header, which every signed-in page shares.
 COLLECT_JS = """
-() => {
+(within) => {
   const shown = el => {
     if (el.closest('[hidden]')) return false;
     const style = getComputedStyle(el);
@@ -48,7 +48,8 @@ COLLECT_JS = """
     return tag;
   };
   const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary';
-  return [...document.querySelectorAll(selector)].filter(shown).map(el => ({
+  const root = within ? document.querySelector(within) : document;
+  return [...root.querySelectorAll(selector)].filter(shown).map(el => ({
     kind: kindOf(el),
     name: nameOf(el),
     header: !!el.closest('header.top'),
@@ -70,10 +71,13 @@ def normalise(name: str, players: Iterable[str]) -> str:
     return _NUMBER.sub("{n}", name)
 
 
-def controls_on(page: Page, where: str, players: Iterable[str]) -> set[str]:
+def controls_on(
+    page: Page, where: str, players: Iterable[str], within: str | None = None
+) -> set[str]:
     """The page's visible controls as inventory keys: "lobby | button | Join for
-    {money}"; the header's are "header | ..." whatever the page."""
-    found: list[dict[str, Any]] = page.evaluate(COLLECT_JS)
+    {money}"; the header's are "header | ..." whatever the page. ``within`` (a CSS
+    selector) reads only the controls inside it: an open dialog's."""
+    found: list[dict[str, Any]] = page.evaluate(COLLECT_JS, within)
     names = list(players)
     return {
         f"{'header' if c['header'] else where} | {c['kind']} | {normalise(c['name'], names)}"

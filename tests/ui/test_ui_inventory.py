@@ -30,6 +30,17 @@ UI_TESTS = Path(__file__).resolve().parent
 TESTS = UI_TESTS.parent
 
 
+# The buttons that open a dialog, by page. Where a state shows one, the walk clicks
+# it, reads the open dialog's own controls ("table dialog | button | Yes": a
+# confirmation's answers, a form's fields) and closes it with Escape, which answers
+# nothing: no command is sent. A dialog's controls are controls like any other, each
+# named by a test that uses it.
+DIALOG_OPENERS: dict[str, tuple[str, ...]] = {
+    "table": ("Rules", "Settings", "Cash out", "Leave the table", "Pause the table"),
+    "admin": ("Grant", "Fold a player", "Pause"),
+}
+
+
 class Walk:
     """What each state of the room showed: control key -> the states that showed it."""
 
@@ -74,6 +85,24 @@ class Walk:
         page.wait_for_timeout(150)
         for key in controls_on(page, where, self.players):
             self.seen[key].add(state)
+        self.look_in_dialogs(page, where, state)
+
+    def look_in_dialogs(self, page: Page, where: str, state: str) -> None:
+        for name in DIALOG_OPENERS.get(where, ()):
+            opener = page.get_by_role("button", name=name, exact=True).first
+            folded = page.locator("details[data-host-tools]:not([open]) > summary")
+            host_tool = name.endswith("the table") and name != "Leave the table"
+            if host_tool and folded.count():
+                folded.click()  # the host's tools sit folded under "Host"
+            if opener.count() and opener.is_visible():
+                opener.click()
+                page.locator("dialog[open]").wait_for()
+                for key in controls_on(page, f"{where} dialog", self.players, "dialog[open]"):
+                    self.seen[key].add(f"{state}, {name}")
+                page.keyboard.press("Escape")
+                page.locator("dialog[open]").wait_for(state="detached")
+            if host_tool and page.locator("details[data-host-tools][open]").count():
+                page.locator("details[data-host-tools] > summary").click()
 
     def close(self) -> None:
         for player in self._open:

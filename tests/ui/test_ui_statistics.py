@@ -99,3 +99,35 @@ def test_the_statistics_page_shows_the_servers_figures_and_graph(room: Room, bro
     for p in (player, guest_page, empty):
         p.context.close()
     assert errors == [], errors
+
+
+def test_by_table_on_a_phone_names_each_figure(room: Room, browser: Any) -> None:
+    """On a phone a table's row is a grid without the header row: each figure says
+    what it is (the walk-through of 2026-12-02 met bare "0.0%" four times over)."""
+    host = Account(room.base, unique_name("phst"))
+    guest = Account(room.base, unique_name("phsg"))
+    game_id, _, _ = three_hands(host, guest)
+    (one,) = [
+        g for g in guest.call("GET", "/api/me/statistics")["games"] if g["game_id"] == game_id
+    ]
+    player = guest.open(browser, viewport={"width": 390, "height": 844})
+    page = player.page
+    visit(page, room.url("/stats"))
+    row = page.locator(f"[data-stats-games] tr[data-game='{game_id}']")
+    expect(row).to_be_visible()
+    cells = row.locator("td.num")
+    shown = cells.evaluate_all(
+        "cells => cells.map(c => [getComputedStyle(c, '::before').content, c.textContent])"
+    )
+    percent = lambda key: "–" if one[key]["percent"] is None else f"{one[key]['percent']:.1f}%"  # noqa: E731
+    assert shown[:6] == [
+        ['"Hands "', str(one["hands"])],
+        ['"VPIP "', percent("vpip")],
+        ['"PFR "', percent("pfr")],
+        ['"3-bet "', percent("three_bet")],
+        ['"WTSD "', percent("wtsd")],
+        ['"W$SD "', percent("wsd")],
+    ]
+    assert shown[6][0] == '"Net "'
+    assert player.errors == [], player.errors
+    player.context.close()

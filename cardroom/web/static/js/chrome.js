@@ -268,7 +268,14 @@ export function listenForNotices({ ignoreGame = null, onGamesChanged = () => ref
       if (message.type === "notices_read") refreshUnreadNotices(); // read on another page
       if (message.type !== "notification") return;
       refreshUnreadNotices(); // stored unread, even where the page itself says it
-      if (message.game_id === ignoreGame) return;
+      if (message.game_id === ignoreGame) {
+        // The player is looking at this very table, which says it already: the notice
+        // is seen. Marked read, so that the unread count does not climb with every
+        // turn taken here, and nothing is pushed or mailed for it. (The room then
+        // sends notices_read, and the count is asked again.)
+        if (!document.hidden && !message.read) post(`/api/me/notifications/${message.id}/read`).catch(() => {});
+        return;
+      }
       if (message.browser && (document.hidden || !document.hasFocus())) {
         showSystemNotification({ title: message.title, body: message.body, url: message.url, tag: `game-${message.game_id}` });
       }

@@ -32,6 +32,16 @@ export class Names {
     }
   }
 
+  /** Names alone (`[{user_id, name}]`, as a table's ledger lists its players): those
+   * who have left the table are in no snapshot. */
+  learn(players) {
+    for (const p of players) this.users.set(p.user_id, p.name);
+  }
+
+  knows(id) {
+    return this.users.has(id);
+  }
+
   setSeats(seats) {
     this.seats = new Map(seats.map((s) => [s.seat, s.user_id]));
   }

@@ -5,7 +5,7 @@ import { get, post } from "../api.js";
 import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { dateTime, money, parseMoney } from "../format.js";
-import { STATUS_NAMES, presetTitle } from "../rules.js";
+import { FORMAT_NAMES, STATUS_NAMES, presetTitle } from "../rules.js";
 
 const notice = (text) => {
   $("[data-notice]").textContent = text;
@@ -147,7 +147,7 @@ async function tableRow(game) {
   }
   return h("tr", { dataset: { game: String(game.id) } },
     h("td", { "data-label": "" }, h("strong", {}, `#${game.id}`), h("span", { class: "muted" }, ` by ${game.host_name}`)),
-    h("td", { "data-label": "" }, `${presetTitle(game.preset)} ${game.format}`),
+    h("td", { "data-label": "" }, `${presetTitle(game.preset)} · ${FORMAT_NAMES[game.format] || game.format}`),
     h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
     h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
     h("td", { "data-label": "To act" }, waiting),

@@ -12,6 +12,7 @@ import { $, announce, fill, h } from "../dom.js";
 import { chips, dateTime, plural } from "../format.js";
 import { replay, splitHands, stepAsGame, streetStep } from "../replay.js";
 import { STATUS_NAMES, presetTitle } from "../rules.js";
+import { learnLeavers } from "../player-names.js";
 import { Names, describe, handResult, resultLines } from "../story.js";
 import { renderCentre, renderSeats } from "../table/render.js";
 import { commitmentNode, publishedRoot, verifyHand } from "../verify.js";
@@ -197,6 +198,7 @@ async function showGame() {
   $("[data-hands-section]").hidden = false;
   const [game, events] = await Promise.all([get(`/api/games/${gameId}`), allEvents()]);
   names.setUsers(game.seats);
+  await learnLeavers(names, gameId, events);
   const created = events.find((e) => e.type === "GameCreated");
   table = {
     seatCount: (created && created.data.config && created.data.config.seat_count) || game.summary.seat_count,
@@ -204,6 +206,8 @@ async function showGame() {
     format: game.summary.format,
   };
   $("[data-title]").textContent = `Hand history · table #${gameId}`;
+  $("[data-back-to-table]").href = `/games/${gameId}`;
+  $("[data-back-to-table]").parentElement.hidden = false;
   setTitle(`Hands of table #${gameId} · Cardroom`);
   const hands = splitHands(events).filter((hand) => hand.events.some((e) => e.type === "HandEnded"));
   const rows = hands.reverse().map((hand) => {

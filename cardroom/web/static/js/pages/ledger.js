@@ -59,6 +59,8 @@ async function main() {
   const gameId = match ? match[1] : "";
   const title = `Ledger · table #${gameId}`;
   $("[data-ledger-title]").textContent = title;
+  $("[data-back-to-table]").href = `/games/${gameId}`;
+  $("[data-table-hands]").href = `/games/${gameId}/history`;
   setTitle(`${title} · Cardroom`);
   try {
     render(await get(`/api/games/${gameId}/ledger`));

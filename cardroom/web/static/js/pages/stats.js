@@ -103,13 +103,15 @@ function showGames(body) {
     body.games.map((g) => h("option", { value: String(g.game_id) }, gameLabel(g))));
   fill($("[data-stats-games]"), body.games.map((g) => h("tr", { dataset: { game: String(g.game_id) } },
     h("td", {}, h("a", { href: `/games/${g.game_id}` }, `Table #${g.game_id}`), ` ${g.preset}`),
-    h("td", { class: "num" }, String(g.hands)),
-    h("td", { class: "num" }, percent(g.vpip)),
-    h("td", { class: "num" }, percent(g.pfr)),
-    h("td", { class: "num" }, percent(g.three_bet)),
-    h("td", { class: "num" }, percent(g.wtsd)),
-    h("td", { class: "num" }, percent(g.wsd)),
-    h("td", { class: "num", "data-net": "" }, netText(g, g.pays_money)),
+    // data-label: on a phone the row is a grid without the header row, so each
+    // figure says what it is ("VPIP 33.3%"), as the tiles above do
+    h("td", { class: "num", "data-label": "Hands" }, String(g.hands)),
+    h("td", { class: "num", "data-label": "VPIP" }, percent(g.vpip)),
+    h("td", { class: "num", "data-label": "PFR" }, percent(g.pfr)),
+    h("td", { class: "num", "data-label": "3-bet" }, percent(g.three_bet)),
+    h("td", { class: "num", "data-label": "WTSD" }, percent(g.wtsd)),
+    h("td", { class: "num", "data-label": "W$SD" }, percent(g.wsd)),
+    h("td", { class: "num", "data-net": "", "data-label": "Net" }, netText(g, g.pays_money)),
     h("td", {}, h("a", { href: `/games/${g.game_id}/ledger` }, "Ledger")))));
   $("[data-stats-games-section]").hidden = body.games.length === 0;
 }

@@ -15,6 +15,8 @@ import { joinShortfall } from "../joining.js";
 import { ActionBar } from "../table/actionbar.js";
 import { renderCentre, renderSeats, tickTimers } from "../table/render.js";
 import { setUpInvite } from "../table/invite.js";
+import { showTableLinks } from "../table/links.js";
+import { learnLeavers } from "../player-names.js";
 import { Standings, renderStandings, standingsHeadline } from "../table/standings.js";
 import { TableChat } from "../table/chat.js";
 import { GameSocket } from "../ws.js";
@@ -106,6 +108,7 @@ async function reload() {
 async function fetchEvents(after, upTo) {
   const from = Math.max(after, upTo - KEEP_EVENTS);
   const page = await get(`/api/games/${gameId}/events?after=${from}&limit=1000`);
+  await learnLeavers(state.names, gameId, page.events);
   ingest(page.events);
 }
 
@@ -196,7 +199,7 @@ function show(game) {
   const s = game.summary;
   setTitle(`#${s.id} ${presetTitle(s.preset)} ${blindsText(s)} · Cardroom`);
   $("[data-title]").textContent = `#${s.id} · ${presetTitle(s.preset)} ${FORMAT_NAMES[s.format] || s.format} · ${blindsText(s)}`;
-  $("[data-history-link]").href = `/games/${gameId}/history`;
+  showTableLinks(game, state.me);
   showInvite ??= setUpInvite(gameId); // asked once the table is known to be open to us
   showInvite(game);
   render();
