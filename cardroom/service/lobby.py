@@ -9,19 +9,19 @@ Each function is one transaction; a refusal raises a ``ServiceError`` subclass (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Unpack
 
 from sqlalchemy import case, select
 
-from cardroom.deck import RandomSource
 from cardroom.service import invites
 from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game import commands, pipeline, reactions
 from cardroom.service.game.commands import sit_down
-from cardroom.service.game_details import seat_of, seat_price, summary
+from cardroom.service.game.pipeline import Sent
+from cardroom.service.game_details import seat_of, seat_price, stored_game, summary
 from cardroom.service.game_errors import (
-    GameNotFound,
     InvalidGameOptions,
     NotAllowedNow,
 )
@@ -105,19 +105,14 @@ def join(
     user_id: int,
     *,
     seat: int | None = None,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Sit down at a game: the seat asked for or the first free one. At a cash table
     or a tournament the buy-in is debited now (at a running cash table, within 2 hours
     of cashing out, the larger of the buy-in and what you cashed out with: see
     ``seat_cost``); a per-hand table only needs it in the balance. A waiting game that
     fills up starts by itself."""
-    command = commands.join(user_id, seat)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.join(user_id, seat), sent)
 
 
 def rejoin(
@@ -126,47 +121,29 @@ def rejoin(
     user_id: int,
     *,
     seat: int | None = None,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Sit down again at a cash table you cashed out of: ``join``, refused for a
     player who never left this table. Within 2 hours (``house``) it costs the larger
     of the buy-in and the amount cashed out with."""
     with ctx.transaction() as session:
-        game = session.get(Game, game_id) if type(game_id) is int else None
-        if game is None:
-            raise GameNotFound(f"There is no game {game_id}.")
+        game = stored_game(session, game_id)
         cashed_out = {p for p, _ in table_from_dict(game.state).cash_outs.items()}
         if user_id not in cashed_out:
             raise NotAllowedNow("You have not cashed out of this table: join it instead.")
-    return join(
-        ctx,
-        game_id,
-        user_id,
-        seat=seat,
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-        source=source,
-    )
+    return join(ctx, game_id, user_id, seat=seat, **sent)
 
 
 def leave(
     ctx: ServiceContext,
     game_id: int,
     user_id: int,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Leave the table. Before the start the buy-in is refunded; at a running cash or
     per-hand table you are cashed out at once, or as soon as nothing of yours is in a
     pot. A running tournament cannot be left."""
-    command = commands.leave(user_id)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.leave(user_id), sent)
 
 
 cash_out = leave  # at a running cash table, leaving is cashing out
@@ -176,17 +153,11 @@ def start(
     ctx: ServiceContext,
     game_id: int,
     actor: Actor,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """The host (or an admin) starts a game that two or more have joined: tournament
     seats are drawn at random, and the first hand is dealt."""
-    command = commands.start(actor)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.start(actor), sent)
 
 
 def cancel_game(ctx: ServiceContext, actor: Actor, game_id: int, reason: str) -> PlayResult:

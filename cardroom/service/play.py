@@ -10,13 +10,15 @@ returns a ``PlayResult``.
 
 from __future__ import annotations
 
+from typing import Unpack
+
 from sqlalchemy import select
 
-from cardroom.deck import RandomSource
 from cardroom.service.admin import Actor
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game import commands, pipeline
+from cardroom.service.game.pipeline import Sent
 from cardroom.service.game_errors import GameNotFound
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.store.models import Game, GameEvent
@@ -30,99 +32,63 @@ def act(
     user_id: int,
     kind: str,
     amount: int | None = None,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """The player to act folds, checks, calls, bets, raises or goes all in. Anyone
     else is refused (``NotYourTurn``), and so is an amount outside the legal range
     (``AmountOutOfRange``): the engine decides, ``game_detail`` shows the range."""
-    command = commands.act(user_id, kind, amount)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.act(user_id, kind, amount), sent)
 
 
 def press_continue(
     ctx: ServiceContext,
     game_id: int,
     user_id: int,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Done reviewing the last hand: once everyone has, the next hand is dealt."""
-    command = commands.press_continue(user_id)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.press_continue(user_id), sent)
 
 
 def rebuy(
     ctx: ServiceContext,
     game_id: int,
     user_id: int,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Buy in again at a cash table, at zero chips, for exactly the buy-in."""
-    command = commands.rebuy(user_id)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.rebuy(user_id), sent)
 
 
 def sit_out(
     ctx: ServiceContext,
     game_id: int,
     user_id: int,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Sit out from the next hand on (cash and per-hand tables), keeping the seat."""
-    command = commands.sit_out(user_id)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.sit_out(user_id), sent)
 
 
 def sit_in(
     ctx: ServiceContext,
     game_id: int,
     user_id: int,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """Come back after sitting out (at a cash table, in when the big blind comes)."""
-    command = commands.sit_in(user_id)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.sit_in(user_id), sent)
 
 
 def skip_waiting_and_deal(
     ctx: ServiceContext,
     game_id: int,
     actor: Actor,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str | None = None,
-    source: RandomSource | None = None,
+    **sent: Unpack[Sent],
 ) -> PlayResult:
     """The host or an admin deals the next hand without waiting for everyone to
     press Continue."""
-    command = commands.skip_waiting_and_deal(actor)
-    return pipeline.run(
-        ctx, game_id, command, version=expected_version, key=idempotency_key, source=source
-    )
+    return pipeline.run_sent(ctx, game_id, commands.skip_waiting_and_deal(actor), sent)
 
 
 def events_since(

@@ -14,6 +14,7 @@ step is written once; what a command does is data (``commands.Command``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypedDict
 
 from sqlalchemy.orm import Session
 
@@ -29,6 +30,37 @@ from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
 from cardroom.service.users import active_user
 from cardroom.store.models import GameStatus, User
+
+
+class Sent(TypedDict, total=False):
+    """How a player's command was sent, besides what it is: the table version they
+    saw (``expected_version``), their idempotency key, and the deck's random source
+    (tests and simulations pass their own). The use cases take these as keywords
+    (``**sent: Unpack[Sent]``) and hand them to ``run_sent`` as they came."""
+
+    expected_version: int | None
+    idempotency_key: str | None
+    source: RandomSource | None
+
+
+_SENT_KEYS = frozenset(Sent.__annotations__)
+
+
+def run_sent(ctx: ServiceContext, game_id: int, command: Command, sent: Sent) -> PlayResult:
+    """``run``, with what the sender sent beside the command. A keyword that is not
+    one of ``Sent``'s is a caller's mistake (mypy sees it; an untyped caller gets a
+    TypeError), never silently dropped."""
+    unknown = sent.keys() - _SENT_KEYS
+    if unknown:
+        raise TypeError(f"unexpected keywords {sorted(unknown)}")
+    return run(
+        ctx,
+        game_id,
+        command,
+        version=sent.get("expected_version"),
+        key=sent.get("idempotency_key"),
+        source=sent.get("source"),
+    )
 
 
 def run(
