@@ -31,7 +31,7 @@ def test_a_turn_told_at_the_open_table_is_marked_read(room: Room, browser: Any) 
     page = player.page
     visit(page, room.url(f"/games/{game_id}"))
     expect(page.locator("[data-conn]")).to_have_text("Live")
-    unread_before = host.call("GET", "/api/me")["unread_notices"]
+    unread_before = host.call("GET", "/api/me/notifications/unread")["unread"]
     told_before = newest(host, game_id)["id"]
 
     # called, checked: the flop, where the guest checks and the host is to act
@@ -46,7 +46,7 @@ def test_a_turn_told_at_the_open_table_is_marked_read(room: Room, browser: Any) 
             break
         time.sleep(0.1)
     assert newest(host, game_id)["read"], "the notice of the table on screen stayed unread"
-    assert host.call("GET", "/api/me")["unread_notices"] == unread_before
+    assert host.call("GET", "/api/me/notifications/unread")["unread"] == unread_before
     shown = page.locator("[data-unread-notices]")
     if unread_before:
         expect(shown).to_contain_text(str(unread_before))
