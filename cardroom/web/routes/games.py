@@ -9,12 +9,14 @@ asked. Refusals are the service's, with their sentences (docs/games.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
 
 from cardroom.service import game_details, game_options, game_views, invites, lobby
 from cardroom.service.game import commands
+from cardroom.service.game.commands import Command
 from cardroom.web.commands import answer, run_and_answer
 from cardroom.web.deps import ContextDep, CurrentUser
 from cardroom.web.errors import documented
@@ -146,69 +148,47 @@ def join(
     return run_and_answer(live, user.id, game_id, commands.join(user.id, body.seat), body)
 
 
-@router.post("/api/games/{game_id}/leave", response_model=CommandOut, responses=COMMAND)
-def leave(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Leave: refunded before the start; cashed out at a running cash table (at once,
-    or when nothing of yours is left in a pot)."""
-    return run_and_answer(live, user.id, game_id, commands.leave(user.id), body)
+# -- a player's commands that carry nothing but the seat's player ------------------------
+# One line each: the address, the operation's name, the command, what it does (the
+# operation's description). Registered by ``_seat_route`` below.
+SEAT_COMMANDS: tuple[tuple[str, str, Callable[[int], Command], str], ...] = (
+    ("leave", "leave", commands.leave, "Leave: refunded before the start; cashed out at a "
+     "running cash table (at once, or when nothing of yours is left in a pot)."),
+    ("cash-out", "cash_out", commands.leave,
+     "Cash out of a running cash table: the same as leaving."),
+    ("start", "start", commands.start,
+     "The host (or an admin) starts the game; the first hand is dealt."),
+    ("continue", "press_continue", commands.press_continue,
+     "Done reviewing the last hand; the next is dealt once everyone has."),
+    ("skip-waiting", "skip_waiting", commands.skip_waiting_and_deal,
+     "The host (or an admin) deals the next hand without waiting for Continue."),
+    ("rebuy", "rebuy", commands.rebuy,
+     "Buy in again at a cash table, at zero chips, for exactly the buy-in."),
+    ("sit-out", "sit_out", commands.sit_out,
+     "Sit out from the next hand on, keeping the seat."),
+    ("sit-in", "sit_in", commands.sit_in, "Come back after sitting out."),
+)  # fmt: skip
 
 
-@router.post("/api/games/{game_id}/cash-out", response_model=CommandOut, responses=COMMAND)
-def cash_out(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Cash out of a running cash table: the same as leaving."""
-    return run_and_answer(live, user.id, game_id, commands.leave(user.id), body)
+def _seat_route(command: Callable[[int], Command]) -> Callable[..., Response]:
+    def route(
+        ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+    ) -> Response:
+        return run_and_answer(live, user.id, game_id, command(user.id), body)
+
+    return route
 
 
-@router.post("/api/games/{game_id}/start", response_model=CommandOut, responses=COMMAND)
-def start(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """The host (or an admin) starts the game; the first hand is dealt."""
-    return run_and_answer(live, user.id, game_id, commands.start(user.id), body)
-
-
-@router.post("/api/games/{game_id}/continue", response_model=CommandOut, responses=COMMAND)
-def press_continue(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Done reviewing the last hand; the next is dealt once everyone has."""
-    return run_and_answer(live, user.id, game_id, commands.press_continue(user.id), body)
-
-
-@router.post("/api/games/{game_id}/skip-waiting", response_model=CommandOut, responses=COMMAND)
-def skip_waiting(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """The host (or an admin) deals the next hand without waiting for Continue."""
-    return run_and_answer(live, user.id, game_id, commands.skip_waiting_and_deal(user.id), body)
-
-
-@router.post("/api/games/{game_id}/rebuy", response_model=CommandOut, responses=COMMAND)
-def rebuy(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Buy in again at a cash table, at zero chips, for exactly the buy-in."""
-    return run_and_answer(live, user.id, game_id, commands.rebuy(user.id), body)
-
-
-@router.post("/api/games/{game_id}/sit-out", response_model=CommandOut, responses=COMMAND)
-def sit_out(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Sit out from the next hand on, keeping the seat."""
-    return run_and_answer(live, user.id, game_id, commands.sit_out(user.id), body)
-
-
-@router.post("/api/games/{game_id}/sit-in", response_model=CommandOut, responses=COMMAND)
-def sit_in(
-    ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
-) -> Response:
-    """Come back after sitting out."""
-    return run_and_answer(live, user.id, game_id, commands.sit_in(user.id), body)
+for path, name, command, description in SEAT_COMMANDS:
+    router.add_api_route(
+        f"/api/games/{{game_id}}/{path}",
+        _seat_route(command),
+        methods=["POST"],
+        name=name,
+        description=description,
+        response_model=CommandOut,
+        responses=COMMAND,
+    )
 
 
 @router.post("/api/games/{game_id}/actions", response_model=CommandOut, responses=COMMAND)

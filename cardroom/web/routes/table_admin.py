@@ -11,7 +11,13 @@ Two doors to the same use cases:
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
 from fastapi import APIRouter, Response
+from pydantic import BaseModel
 
 from cardroom.service import game_views, lobby, table_admin
 from cardroom.service.context import ServiceContext
@@ -72,89 +78,64 @@ def _cancel(
     return answer(live, result, user.id)
 
 
-# -- the host (or an admin) --------------------------------------------------------------
+# -- the two doors ----------------------------------------------------------------------
+# One line each: the address, the operation's name (the admin door's is "admin_" and
+# it), the body, the use case, what the host's door and the admin's door say of it.
+TABLE_COMMANDS: tuple[tuple[str, str, type[BaseModel], Callable[..., Response], str, str], ...] = (
+    ("fold", "fold", SeatReasonIn, _fold,
+     "Fold an inactive player's hand now (an admin; the host where the rules set a\n"
+     "wait, once it is over). Chips already in stay in the pot.",
+     "Fold an inactive player's hand now; chips already in stay in the pot."),
+    ("remove-seat", "remove_seat", SeatReasonIn, _remove,
+     "Take an idle player off the table, cashing them out (an admin; the host where\n"
+     "idle seats are removable).",
+     "Take an idle player off the table between hands, cashing them out."),
+    ("pause", "pause", ReasonCommandIn, _pause,
+     "Hold the table: the hand being played goes on, no new one is dealt.",
+     "Hold the table: the hand being played goes on, no new one is dealt."),
+    ("resume", "resume", ReasonCommandIn, _resume,
+     "Let the table play again; a hand that is due is dealt at once.",
+     "Let the table play again."),
+    ("cancel", "cancel", ReasonIn, _cancel,
+     "Cancel a game that has not started; every buy-in is refunded.",
+     "Cancel a game that has not started; every buy-in is refunded."),
+)  # fmt: skip
 
 
-@host.post("/{game_id}/fold", response_model=CommandOut, responses=CHANGE)
-def fold(
-    body: SeatReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Fold an inactive player's hand now (an admin; the host where the rules set a
-    wait, once it is over). Chips already in stay in the pot."""
-    return _fold(ctx, live, user, game_id, body)
+def _door(run: Callable[..., Response], body: type[BaseModel], who: Any) -> Callable[..., Response]:
+    """The route of one door: ``who`` is the dependency that says who may knock
+    (``CurrentUser`` at the host's, ``AdminUser`` at the admin's). Its signature is
+    written out for FastAPI, which reads the body's model and the dependencies
+    from it."""
+
+    def route(
+        body: BaseModel, ctx: ServiceContext, user: UserInfo, live: Live, game_id: int
+    ) -> Response:
+        return run(ctx, live, user, game_id, body)
+
+    parameter = functools.partial(inspect.Parameter, kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            parameter("body", annotation=body),
+            parameter("ctx", annotation=ContextDep),
+            parameter("user", annotation=who),
+            parameter("live", annotation=LiveDep),
+            parameter("game_id", annotation=GameId),
+        ],
+        return_annotation=Response,
+    )
+    return route
 
 
-@host.post("/{game_id}/remove-seat", response_model=CommandOut, responses=CHANGE)
-def remove_seat(
-    body: SeatReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Take an idle player off the table, cashing them out (an admin; the host where
-    idle seats are removable)."""
-    return _remove(ctx, live, user, game_id, body)
-
-
-@host.post("/{game_id}/pause", response_model=CommandOut, responses=CHANGE)
-def pause(
-    body: ReasonCommandIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Hold the table: the hand being played goes on, no new one is dealt."""
-    return _pause(ctx, live, user, game_id, body)
-
-
-@host.post("/{game_id}/resume", response_model=CommandOut, responses=CHANGE)
-def resume(
-    body: ReasonCommandIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Let the table play again; a hand that is due is dealt at once."""
-    return _resume(ctx, live, user, game_id, body)
-
-
-@host.post("/{game_id}/cancel", response_model=CommandOut, responses=CHANGE)
-def cancel(
-    body: ReasonIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Cancel a game that has not started; every buy-in is refunded."""
-    return _cancel(ctx, live, user, game_id, body)
-
-
-# -- admins only --------------------------------------------------------------------------
-
-
-@admin.post("/{game_id}/fold", response_model=CommandOut, responses=CHANGE)
-def admin_fold(
-    body: SeatReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Fold an inactive player's hand now; chips already in stay in the pot."""
-    return _fold(ctx, live, user, game_id, body)
-
-
-@admin.post("/{game_id}/remove-seat", response_model=CommandOut, responses=CHANGE)
-def admin_remove_seat(
-    body: SeatReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Take an idle player off the table between hands, cashing them out."""
-    return _remove(ctx, live, user, game_id, body)
-
-
-@admin.post("/{game_id}/pause", response_model=CommandOut, responses=CHANGE)
-def admin_pause(
-    body: ReasonCommandIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Hold the table: the hand being played goes on, no new one is dealt."""
-    return _pause(ctx, live, user, game_id, body)
-
-
-@admin.post("/{game_id}/resume", response_model=CommandOut, responses=CHANGE)
-def admin_resume(
-    body: ReasonCommandIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Let the table play again."""
-    return _resume(ctx, live, user, game_id, body)
-
-
-@admin.post("/{game_id}/cancel", response_model=CommandOut, responses=CHANGE)
-def admin_cancel(
-    body: ReasonIn, ctx: ContextDep, user: AdminUser, live: LiveDep, game_id: GameId
-) -> Response:
-    """Cancel a game that has not started; every buy-in is refunded."""
-    return _cancel(ctx, live, user, game_id, body)
+for path, name, body, run, host_says, admin_says in TABLE_COMMANDS:
+    doors = ((host, "", CurrentUser, host_says), (admin, "admin_", AdminUser, admin_says))
+    for router, prefix, who, says in doors:
+        router.add_api_route(
+            f"/{{game_id}}/{path}",
+            _door(run, body, who),
+            methods=["POST"],
+            name=prefix + name,
+            description=says,
+            response_model=CommandOut,
+            responses=CHANGE,
+        )
