@@ -38,6 +38,10 @@ from starlette.exceptions import HTTPException
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 STATIC_PREFIX = "/static"
 PLACEHOLDER = "{{static}}"
+# The header every signed-in page shares (brand, navigation, balance, Sign out),
+# written once in partials/header.html and put where a page says {{header}}.
+HEADER_PLACEHOLDER = "{{header}}"
+HEADER = "partials/header.html"
 
 # Worth compressing; images such as PNG are already compressed.
 _COMPRESSIBLE = frozenset({".html", ".css", ".js", ".svg", ".json", ".txt", ".webmanifest"})
@@ -119,12 +123,18 @@ def load_bundle(folder: Path = STATIC_DIR) -> Bundle:
         digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
     version = digest.hexdigest()[:12]
     prefix = f"{STATIC_PREFIX}/{version}".encode()
+    header = files.get(HEADER, b"").rstrip(b"\n")
     pages = {
-        name: _asset(name, body.replace(PLACEHOLDER.encode(), prefix))
+        name: _asset(name, _filled(body, header, prefix))
         for name, body in files.items()
         if name.endswith(".html") and "/" not in name
     }
     return Bundle(version, {n: _asset(n, b) for n, b in files.items()}, pages)
+
+
+def _filled(page: bytes, header: bytes, prefix: bytes) -> bytes:
+    """A page with the shared header put in, then its assets' addresses."""
+    return page.replace(HEADER_PLACEHOLDER.encode(), header).replace(PLACEHOLDER.encode(), prefix)
 
 
 @lru_cache(maxsize=1)
