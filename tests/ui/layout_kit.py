@@ -177,3 +177,27 @@ def chat_off_the_felt(page: Page) -> list[str]:
     if chat["left"] < -TOLERANCE or chat["right"] > found["width"] + TOLERANCE:
         problems.append(f"the chat leaves the page ({chat['left']:.0f} to {chat['right']:.0f})")
     return problems
+
+
+def out_of_width(page: Page) -> list[str]:
+    """What sticks out sideways on a page of text and tables: the document wider than
+    the viewport, or a heading, table, figure or link of the main content reaching past
+    the viewport's right edge (a phone would have to scroll sideways to read it)."""
+    return list(
+        page.evaluate(
+            """() => {
+              const width = document.documentElement.clientWidth;
+              const out = [];
+              const wide = document.documentElement.scrollWidth;
+              if (wide > width + 1) out.push(`the page is ${wide}px wide in ${width}px`);
+              for (const el of document.querySelectorAll(
+                  'header.top, main h1, main table, main dl, main svg, main a, main button')) {
+                const box = el.getBoundingClientRect();
+                const text = (el.textContent || "").trim().slice(0, 30);
+                if (box.width && box.right > width + 1)
+                  out.push(`${el.tagName} "${text}" ends at ${Math.round(box.right)}px`);
+              }
+              return out;
+            }"""
+        )
+    )
