@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -125,14 +126,16 @@ def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, A
             [python, "-m", "cardroom", "db", "upgrade"], env=env, check=True, capture_output=True
         )
         ports = [FIRST_PORT + i for i in range(scenario.processes)]
+        out.mkdir(parents=True, exist_ok=True)
+        logs = [out / f"server-{port}.log" for port in ports]
         servers = [
             subprocess.Popen(
                 [python, "-m", "cardroom", "serve", "--port", str(port)],
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=log.open("wb"),
             )
-            for port in ports
+            for port, log in zip(ports, logs, strict=True)
         ]
         try:
             for port in ports:
@@ -166,7 +169,27 @@ def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, A
                 server.wait(timeout=30)
             if scenario.database == "postgresql":
                 _drop_postgres()
-    return {"scenario": scenario.name, "via": via, "load_before": round(load, 2), **summary}
+    batches = [b for b in map(_committer_count, logs) if b is not None]
+    return {
+        "scenario": scenario.name,
+        "via": via,
+        "load_before": round(load, 2),
+        "batches": batches or None,
+        **summary,
+    }
+
+
+_COMMITTER = re.compile(r"committer: (\d+) commands in (\d+) transactions, the largest (\d+)")
+
+
+def _committer_count(log: Path) -> dict[str, int] | None:
+    """What the server's committer said at shutdown: the socket commands it ran and
+    the transactions it committed them in (cardroom/web/committer.py)."""
+    found = _COMMITTER.search(log.read_text(errors="replace"))
+    if found is None:
+        return None
+    commands, batches, largest = map(int, found.groups())
+    return {"commands": commands, "batches": batches, "largest_batch": largest}
 
 
 def _fresh_database(kind: str, scratch: Path) -> str:

@@ -265,6 +265,13 @@ def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
         return UserInfo.of(_session_for_token(ctx, session, token).user)
 
 
+def user_in(ctx: ServiceContext, session: Session, token: str) -> UserInfo:
+    """``user_for_token`` inside a transaction the caller holds: commands run together
+    (``cardroom.service.game.together``) prove each sender's session in theirs, one
+    statement and no transaction of its own."""
+    return UserInfo.of(_session_for_token(ctx, session, token).user)
+
+
 def user_for_recent_token(ctx: ServiceContext, token: str) -> UserInfo:
     """``user_for_token``, trusting a session this process proved in the last few
     seconds (``cardroom.service.recent_sessions``: what that trust costs)."""

@@ -40,6 +40,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
 from cardroom.web import session_ends, watchers
+from cardroom.web.committer import Committer
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
 from cardroom.web.game_reads import SharedRead
 from cardroom.web.open_sockets import OpenSockets
@@ -95,6 +96,8 @@ class Live:
         self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
         self.fired: list[deadlines.Fired] = []  # what this process's clock fired (tests)
         self.spectators = watchers.Spectators()  # who watches which table (web/watchers.py)
+        # The tables' socket commands, committed together (web/committer.py).
+        self.committer = Committer(ctx_of)
 
     @property
     def ctx(self) -> ServiceContext:
@@ -114,6 +117,7 @@ class Live:
             self._tasks.append(asyncio.create_task(deliveries, name="deliveries"))
 
     async def stop(self) -> None:
+        await asyncio.to_thread(self.committer.stop)  # its last batch answered
         for game_id in self.spectators.games_here():  # this process's spectators leave
             self.spectators.here.pop(game_id, None)
             report = self.spectators.report(game_id)

@@ -7,25 +7,20 @@ under load, 5.3 ms against 4.1; docs/benchmarks.md). The semantics are the HTTP
 routes' (``POST /api/games/{id}/actions`` and ``/continue``,
 ``cardroom.web.routes.games``), to the status, code and sentence of a refusal:
 
-- the session is proved first, as the route's dependencies prove a write's before
-  its body is read (``cardroom.web.deps.current_session``: read from the database
-  on a worker thread, never trusted from this process's memory), not only by
-  the socket's own check once a minute: a signed-out or suspended session is
-  refused with the route's 401 or 403, and the socket is then closed as its own
-  check would close it (4401 or 4403);
 - the message is ``ActionIn`` or ``CommandIn`` with a ``type`` and a ``ref``
   (``WsActIn``, ``WsContinueIn``); a message of the wrong shape is a 422 with the
-  sentence the route gives (``cardroom.web.errors.validation_message``);
-- the service call, the announcement to every socket of the table
-  (``Live.committed``) and the answer built from the same committed rows run
-  together on a worker thread, as the route runs (``routes.games.answer``): the
-  database is never touched on the event loop. The thread is one of the event
-  loop's default executor (``asyncio.to_thread``: cores + 4, at most 32), as for
-  the socket's reads, not one of the HTTP routes' pool (40 on PostgreSQL): with
-  players acting at once on PostgreSQL with two processes the socket commands made
-  154 actions/s on the former against 89 on the latter, back to back
-  (``benchmarks/load.py pg2-busy --via socket``), the many threads only taking
-  turns for the GIL and the connection pool;
+  sentence the route gives (``cardroom.web.errors.validation_message``), unless the
+  session is over (read first, as the route's dependencies read it);
+- the command goes to the process's committer (``cardroom.web.committer``), which
+  runs the commands queued on every table's sockets in one transaction, each in a
+  savepoint: the sender's session is proved there, read from the database and never
+  trusted from this process's memory (a signed-out or suspended session is refused
+  with the route's 401 or 403, and the socket is then closed as its own check would
+  close it: 4401 or 4403), then the command goes down the one road
+  (``cardroom.service.game.together``). After the commit the committer announces
+  each change to every socket of its table (``Live.announce``) and makes the answer
+  from the same committed rows, on its own thread: the database is never touched on
+  the event loop;
 - the answer is ``{"type": "result", "ref", "result": <CommandOut>}``, or
   ``{"type": "refused", "ref", "status", "error": {"code", "message"}}`` for a
   refusal of the room's rules (``cardroom.web.errors.service_error_status``). A
@@ -40,7 +35,7 @@ gets the refusal the route gives anyone not seated.
 the socket's reading loop awaits each before it reads the next message. A player's
 next action depends on the answer to the last one anyway (its ``version``), so
 running them side by side would gain nothing but 409s; and one socket can then never
-hold more than one worker thread, however fast it sends. Meanwhile the table's
+hold more than one place in the committer's queue, however fast it sends. Meanwhile the table's
 changes still go out (the socket's pump is a task of its own): the ``events`` of the
 command itself may reach the sender before or after its ``result``.
 """
@@ -49,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +54,8 @@ from sqlalchemy.exc import OperationalError
 from cardroom.service import accounts
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
 from cardroom.service.game import commands
+from cardroom.service.game.commands import Command
+from cardroom.service.game.together import Done, Queued
 from cardroom.web import commands as web_commands
 from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
 from cardroom.web.game_answers import result_text
@@ -99,40 +97,49 @@ async def run_command(live: Live, token: str, game_id: int, data: dict[str, Any]
 async def _answer(
     live: Live, token: str, game_id: int, data: dict[str, Any], ref: str | None
 ) -> Answer:
-    ctx = live.ctx
     try:
-        # Read, never trusted from memory: a command is a write, and another process
-        # may have ended the session a moment ago (cardroom.web.deps.current_session).
-        user = await asyncio.to_thread(accounts.user_for_token, ctx, token)
-    except (AuthenticationFailed, AccountSuspended) as refused:
-        return Answer(_refusal(ref, refused), ended=refused)
-    try:
-        command = COMMANDS[data["type"]].model_validate(data)
+        sent = COMMANDS[data["type"]].model_validate(data)
     except ValidationError as invalid:
+        # The session first, as the route's dependencies prove it before the body is
+        # read: a signed-out sender of a malformed message hears that they are out.
+        ended = await _session_refusal(live, token)
+        if ended is not None:
+            return Answer(_refusal(ref, ended), ended=ended)
         # The route's sentence: its locations start with "body", ours with "message";
         # validation_message drops that first part.
         errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
         return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
+    queued = Queued(game_id, token, _command_of(sent), sent.version, sent.idempotency_key)
+
+    def finish(done: Done) -> Answer:
+        """On the committer's thread, after the commit: announce, then answer."""
+        refused = done.refused
+        if isinstance(refused, AuthenticationFailed | AccountSuspended):
+            return Answer(_refusal(sent.ref, refused), ended=refused)
+        if refused is not None:
+            return Answer(_refusal(sent.ref, refused))
+        assert done.result is not None and done.user is not None
+        events = web_commands.answer_events(live, done.result, done.user.id)
+        return Answer(result_text(sent.ref, done.result, events))
+
+    return await live.committer.run(queued, finish)
+
+
+async def _session_refusal(
+    live: Live, token: str
+) -> AuthenticationFailed | AccountSuspended | None:
     try:
-        text = await asyncio.to_thread(_run, live, user.id, game_id, command)
-    except ServiceError as refused:
-        return Answer(_refusal(command.ref, refused))
-    return Answer(text)
+        await asyncio.to_thread(accounts.user_for_token, live.ctx, token)
+    except (AuthenticationFailed, AccountSuspended) as refused:
+        return refused
+    return None
 
 
-def _run(live: Live, user_id: int, game_id: int, sent: WsActIn | WsContinueIn) -> str:
-    """On a worker thread: the command run and its events as this player may see
-    them, as the HTTP route makes them (``cardroom.web.commands.run``), written as the
-    ``result`` message's JSON (``game_answers.result_text``)."""
+def _command_of(sent: WsActIn | WsContinueIn) -> Callable[[int], Command]:
+    """The command, once the batch has proved whose session sent it."""
     if isinstance(sent, WsActIn):
-        command = commands.act(user_id, sent.kind, sent.amount)
-    else:
-        command = commands.press_continue(user_id)
-    key = sent.idempotency_key
-    result, events = web_commands.run(
-        live, user_id, game_id, command, version=sent.version, key=key
-    )
-    return result_text(sent.ref, result, events)
+        return lambda user_id: commands.act(user_id, sent.kind, sent.amount)
+    return commands.press_continue
 
 
 def _ref_of(data: dict[str, Any]) -> str | None:

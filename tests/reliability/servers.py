@@ -179,6 +179,15 @@ class Server:
         self.kills += 1
         return status
 
+    def ended(self, timeout: float = 20.0) -> int:
+        """Reap a server that ended by itself (a test's fault injection)."""
+        assert self.pid is not None
+        deadline = time.monotonic() + timeout
+        while self._alive():
+            assert time.monotonic() < deadline, f"{self.name} is still running"
+            time.sleep(0.02)
+        return self._reap()
+
     def stop(self) -> int:
         """SIGINT, as ^C: uvicorn shuts down cleanly."""
         if self.pid is None:

@@ -16,7 +16,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardroom.service.context import ServiceContext
 from cardroom.service.game import pipeline
-from cardroom.web import socket_commands
 from cardroom.web.live import Live
 from tests.conftest import Unchanged
 from tests.web.games_kit import (
@@ -300,7 +299,7 @@ def test_the_command_runs_on_a_worker_thread(
     game, alice, _ = table
     version = detail(client, game, alice)["version"]
     on_loop: list[bool] = []
-    real = pipeline.run
+    real = pipeline.run_in
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -310,7 +309,7 @@ def test_the_command_runs_on_a_worker_thread(
             on_loop.append(False)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(socket_commands.web_commands.pipeline, "run", watched)
+    monkeypatch.setattr(pipeline, "run_in", watched)
     with watching(client, game, alice) as a:
         assert command(a, act_message(version))["type"] == "result"
     assert on_loop == [False]
@@ -327,7 +326,7 @@ def test_an_unexpected_error_in_a_command_closes_the_socket_with_1011(
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise ZeroDivisionError("a bug with a secret in it")
 
-    monkeypatch.setattr(socket_commands.web_commands.pipeline, "run", broken)
+    monkeypatch.setattr(pipeline, "run_in", broken)
     with watching(client, game, alice) as a:
         a.ws.send_json(act_message(detail(client, game, alice)["version"]))
         assert "secret" not in assert_failed_with_1011(a.ws)
@@ -339,20 +338,20 @@ def test_a_database_gone_away_is_refused_as_http_refuses_it_and_the_socket_stays
 ) -> None:
     game, alice, _ = table
     version = detail(client, game, alice)["version"]
-    real = pipeline.run
+    real = pipeline.run_in
 
     def gone(*_args: Any, **_kwargs: Any) -> Any:
         raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
 
     with watching(client, game, alice) as a:
-        monkeypatch.setattr(socket_commands.web_commands.pipeline, "run", gone)
+        monkeypatch.setattr(pipeline, "run_in", gone)
         status, error = refusal(command(a, act_message(version, ref="down")))
         monkeypatch.setattr(pipeline, "run", gone)  # the route's road too
         http = http_refusal(post_act(client, game, alice, {"kind": "call", "version": version}))
         assert (status, error) == http
         assert status == 503
         # Nothing was committed, and the same socket carries the retry.
-        monkeypatch.setattr(socket_commands.web_commands.pipeline, "run", real)
+        monkeypatch.setattr(pipeline, "run_in", real)
         answer = command(a, act_message(version, ref="again"))
         assert answer["type"] == "result" and answer["ref"] == "again", answer
         assert answer["result"]["version"] == version + 1
@@ -367,7 +366,7 @@ def test_commands_from_one_socket_run_one_at_a_time_in_order(
     version = detail(client, game, alice)["version"]
     running: list[int] = []
     most = 0
-    real = pipeline.run
+    real = pipeline.run_in
 
     def slow(*args: Any, **kwargs: Any) -> Any:
         nonlocal most
@@ -379,7 +378,7 @@ def test_commands_from_one_socket_run_one_at_a_time_in_order(
         finally:
             running.pop()
 
-    monkeypatch.setattr(socket_commands.web_commands.pipeline, "run", slow)
+    monkeypatch.setattr(pipeline, "run_in", slow)
     with watching(client, game, alice) as a:
         a.ws.send_json(act_message(version, ref="first"))
         a.ws.send_json(act_message(version, ref="second"))

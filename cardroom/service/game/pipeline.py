@@ -100,6 +100,24 @@ def attempt(
         return _run(session, game_id, command, moment, drawn, version, key)
 
 
+def run_in(
+    session: Session,
+    game_id: int,
+    command: Command,
+    now: datetime,
+    source: RandomSource,
+    *,
+    version: int | None = None,
+    key: str | None = None,
+) -> PlayResult:
+    """``run`` inside a transaction the caller holds (``together``: commands
+    committed together, each in a savepoint of one transaction)."""
+    assert command.guard is None, "a guarded command may do nothing: use attempt"
+    result = _run(session, game_id, command, now, source, version, key)
+    assert result is not None
+    return result
+
+
 def _run(
     session: Session,
     game_id: int,

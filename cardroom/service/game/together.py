@@ -1,0 +1,107 @@
+"""Commands committed together: the players' commands that queued up in the last few
+milliseconds, each down the one road (``pipeline``) in a savepoint of one
+transaction, committed once.
+
+A command's own transaction costs more than most of its work: the pool's connection,
+``BEGIN IMMEDIATE`` (SQLite's writer lock) or the first round trip (PostgreSQL), the
+session's proof in a read transaction of its own, and above all the commit, which
+on SQLite writes and syncs the log. The stack's floor measured it
+(docs/benchmarks.md, "The stack's floor"): one durable transaction per action made
+930 actions/s on the sockets, the same work committed together 2,064.
+
+Each command keeps its own outcome:
+
+- its sender's session is proved inside the batch (``accounts.user_in``: read, never
+  trusted from memory, as a write's is), then the command runs down ``pipeline``;
+- a refusal of the room's rules (``ServiceError``) rolls back its savepoint only: the
+  command changed nothing, and the others keep what they did;
+- anything else (the database gone, a bug) leaves the batch: the caller rolls it all
+  back and runs each command alone (``run_each``), so one failure costs only its own
+  command.
+
+Nothing is answered before the commit: the caller answers and announces the results
+only after ``run_together`` returns (durable before acknowledged, as a command alone).
+A command that was committed but never answered (the process died in between) is
+answered again, not applied twice, when its sender retries with its idempotency key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from cardroom.deck import RandomSource
+from cardroom.service import accounts
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import ServiceError
+from cardroom.service.game import pipeline
+from cardroom.service.game.commands import Command
+from cardroom.service.game_records import PlayResult
+from cardroom.service.users import UserInfo
+
+
+@dataclass(frozen=True)
+class Queued:
+    """One player's command, as it waits for the batch: whose session sent it, the
+    command once the session's user is known (building it may refuse: an amount that
+    is no amount), the version they saw and their idempotency key."""
+
+    game_id: int
+    token: str
+    command: Callable[[int], Command]
+    version: int | None = None
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    """A command's outcome: the sender (None if the session was refused) and either
+    the committed result or the refusal."""
+
+    user: UserInfo | None
+    result: PlayResult | None = None
+    refused: ServiceError | None = None
+
+
+def run_together(ctx: ServiceContext, queued: Sequence[Queued]) -> list[Done]:
+    """Run ``queued`` in order in one transaction, each in a savepoint, and commit.
+    Raises what is not a refusal (nothing is then committed): see ``run_each``."""
+    source = ctx.random
+    with ctx.transaction() as session:
+        return [_one(ctx, session, item, source) for item in queued]
+
+
+def run_each(ctx: ServiceContext, queued: Sequence[Queued]) -> list[Done | Exception]:
+    """Each command in a transaction of its own: after a batch failed as a whole, so
+    that only the command that fails again gets the error."""
+    outcomes: list[Done | Exception] = []
+    for item in queued:
+        try:
+            outcomes.append(run_together(ctx, [item])[0])
+        except Exception as failed:  # the caller answers it as a command alone would
+            outcomes.append(failed)
+    return outcomes
+
+
+def _one(ctx: ServiceContext, session: Session, item: Queued, source: RandomSource) -> Done:
+    user: UserInfo | None = None
+    try:
+        with session.begin_nested():
+            user = accounts.user_in(ctx, session, item.token)
+            result = pipeline.run_in(
+                session,
+                item.game_id,
+                item.command(user.id),
+                ctx.now(),
+                source,
+                version=item.version,
+                key=item.key,
+            )
+    except ServiceError as refused:
+        return Done(user, refused=refused)
+    # The next command starts from what is stored, as it would in a transaction of
+    # its own: nothing this one loaded is trusted as it was.
+    session.expire_all()
+    return Done(user, result=result)

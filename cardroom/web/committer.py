@@ -1,0 +1,161 @@
+"""This process's committer: one thread that takes every player command queued on the
+tables' sockets, runs them in order in one transaction and commits them together
+(``cardroom.service.game.together``), then announces and answers each.
+
+The shape is the stack floor's "commands committed together" (docs/benchmarks.md):
+no timer, no waiting for a batch to fill. The thread takes what is queued when it
+is free, so one command alone is committed at once, and under load the commands
+that arrived while the last batch ran go together. At most ``BATCH_MAX`` go in one
+transaction, so a burst never holds SQLite's writer lock (or a PostgreSQL row lock)
+for long.
+
+Order: a table's commands are applied, committed, announced and answered in the
+order the sockets queued them, and each change is announced before the next batch
+starts, so the sockets see a table's changes in order. The answers are made here,
+after the commit, from the batch's own results (no read), as a command alone makes
+them on its worker thread.
+
+A batch that fails as a whole (anything but a refusal: the database gone, a
+deadlock on PostgreSQL) was rolled back entirely, so nothing of it was committed:
+each of its commands is then run alone, and only one that fails again gets the
+error. ``CARDROOM_DIE_AFTER_COMMIT`` (tests only, tests/reliability) ends the
+process with SIGKILL right after the n-th commit, before any of its answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import os
+import queue
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from cardroom.service.game.together import Done, Queued, run_each, run_together
+
+if TYPE_CHECKING:
+    from cardroom.service.context import ServiceContext
+
+log = logging.getLogger(__name__)
+# The server's own log (uvicorn's general channel, at INFO): the committer's count at
+# shutdown goes where the operator reads "Started server process".
+server_log = logging.getLogger("uvicorn.error")
+
+BATCH_MAX = 32
+STOP_SECONDS = 5.0
+DIE_AFTER_COMMIT = "CARDROOM_DIE_AFTER_COMMIT"
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Waiting(Generic[T]):
+    queued: Queued
+    finish: Callable[[Done], T]  # on the committer's thread, after the commit
+    future: concurrent.futures.Future[T]
+
+
+class Committer:
+    """Started on the first command, stopped with the process's ``Live``."""
+
+    def __init__(self, ctx_of: Callable[[], ServiceContext]) -> None:
+        self._ctx_of = ctx_of
+        self._queue: queue.SimpleQueue[_Waiting[object] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._commits = 0
+        self.commands = 0  # committed together or alone, refusals included
+        self.largest_batch = 0
+        die = os.environ.get(DIE_AFTER_COMMIT, "")
+        self._die_after = int(die) if die.isdigit() else None
+
+    async def run(self, queued: Queued, finish: Callable[[Done], T]) -> T:
+        """Queue ``queued`` and wait for ``finish`` of its outcome, made after the
+        commit; what the batch raised for this command alone is raised here."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._ensure_started()
+        self._queue.put(_Waiting(queued, finish, future))  # type: ignore[arg-type]
+        return await asyncio.wrap_future(future)
+
+    def stop(self) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(None)
+        thread.join(STOP_SECONDS)
+        if thread.is_alive():
+            log.error("the committer did not stop within %s s", STOP_SECONDS)
+        self._thread = None
+        server_log.info(
+            "committer: %d commands in %d transactions, the largest %d",
+            self.commands,
+            self._commits,
+            self.largest_batch,
+        )
+
+    def _ensure_started(self) -> None:
+        if self._thread is not None:
+            return
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="committer", daemon=True)
+                self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < BATCH_MAX:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)  # stop after this batch
+                    break
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Waiting[object]]) -> None:
+        ctx = self._ctx_of()
+        batch.sort(key=lambda waiting: waiting.queued.game_id)  # stable: in order per table
+        queued = [waiting.queued for waiting in batch]
+        outcomes: list[Done | Exception]
+        try:
+            outcomes = list(run_together(ctx, queued))
+        except Exception:
+            if len(batch) > 1:
+                log.warning("a batch of %d commands failed: each runs alone", len(batch))
+            outcomes = run_each(ctx, queued)
+        self._commits += 1
+        self.commands += len(batch)
+        self.largest_batch = max(self.largest_batch, len(batch))
+        if self._die_after is not None and self._commits >= self._die_after:
+            os.kill(os.getpid(), signal.SIGKILL)  # tests: committed, answered to nobody
+        for waiting, outcome in zip(batch, outcomes, strict=True):
+            # ``finish`` announces the change: it runs even for a sender who has gone
+            # (their future cancelled), since the change is committed.
+            if isinstance(outcome, Exception):
+                _settle(waiting.future, None, outcome)
+                continue
+            try:
+                _settle(waiting.future, waiting.finish(outcome), None)
+            except Exception as failed:
+                _settle(waiting.future, None, failed)
+
+
+def _settle(
+    future: concurrent.futures.Future[T], value: T | None, failed: BaseException | None
+) -> None:
+    with contextlib.suppress(concurrent.futures.InvalidStateError):  # cancelled: gone
+        if failed is not None:
+            future.set_exception(failed)
+        else:
+            future.set_result(value)  # type: ignore[arg-type]

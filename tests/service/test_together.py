@@ -1,0 +1,122 @@
+"""Commands committed together (``cardroom.service.game.together``): one commit for
+the batch, each command's refusal its own, a failure that is not a refusal rolling
+the whole batch back, sessions proved inside the batch, idempotency keys within it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from cardroom.service import accounts, game_details, game_options, lobby
+from cardroom.service.context import ServiceContext
+from cardroom.service.errors import AuthenticationFailed
+from cardroom.service.game import commands, pipeline
+from cardroom.service.game.together import Done, Queued, run_each, run_together
+from cardroom.service.game_errors import NotYourTurn, StaleVersion
+from tests.service.gamekit import PASSWORD, assert_audit_clean, players, source, to_act
+
+
+def tables(ctx: ServiceContext, count: int) -> list[tuple[int, str, int]]:
+    """(game, token of the player to act, version) for ``count`` heads-up tables."""
+    out = []
+    for number in range(count):
+        host, guest = players(ctx, f"host{number}", f"guest{number}")
+        game = lobby.create_game(ctx, host, game_options.GameOptions()).game_id
+        lobby.join(ctx, game, guest)
+        lobby.start(ctx, game, host, source=source(number))
+        turn = to_act(ctx, game)
+        assert turn is not None
+        player, _, version = turn
+        name = f"host{number}" if player == host else f"guest{number}"
+        out.append((game, accounts.sign_in(ctx, name, PASSWORD).token, version))
+    return out
+
+
+def call(game: int, token: str, version: int, key: str | None = None) -> Queued:
+    return Queued(game, token, lambda user: commands.act(user, "call"), version, key)
+
+
+def version_of(ctx: ServiceContext, game: int) -> int:
+    return game_details.game_detail(ctx, game).summary.version
+
+
+@pytest.fixture
+def commits(db: Engine) -> Iterator[list[int]]:
+    counted: list[int] = []
+
+    def count(*_: Any) -> None:
+        counted.append(1)
+
+    event.listen(db, "commit", count)
+    yield counted
+    event.remove(db, "commit", count)
+
+
+def test_three_tables_commit_once_and_a_refusal_is_its_own(
+    ctx: ServiceContext, commits: list[int]
+) -> None:
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    commits.clear()
+    done = run_together(ctx, [call(a, ta, va), call(b, tb, vb - 1), call(c, tc, vc)])
+    assert len(commits) == 1
+    assert [d.result.version if d.result else None for d in done] == [va + 1, None, vc + 1]
+    assert isinstance(done[1].refused, StaleVersion) and done[1].user is not None
+    assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va + 1, vb, vc + 1)
+    assert_audit_clean(ctx)
+
+
+def test_a_refused_command_at_the_same_table_leaves_the_first_ones_change(
+    ctx: ServiceContext,
+) -> None:
+    """The second command at the same table is refused (not their turn any more):
+    its savepoint goes, the first command's change stays."""
+    ((a, token, version),) = tables(ctx, 1)
+    done = run_together(ctx, [call(a, token, version), call(a, token, None)])
+    assert done[0].result is not None and done[0].result.version == version + 1
+    assert isinstance(done[1].refused, NotYourTurn)
+    assert version_of(ctx, a) == version + 1
+
+
+def test_a_failure_that_is_no_refusal_rolls_the_batch_back_and_each_runs_alone(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    real = pipeline.run_in
+
+    def broken_at_b(*args: Any, **kwargs: Any) -> Any:
+        if args[1] == b:
+            raise ZeroDivisionError("a bug")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "run_in", broken_at_b)
+    batch = [call(a, ta, va), call(b, tb, vb)]
+    with pytest.raises(ZeroDivisionError):
+        run_together(ctx, batch)
+    assert (version_of(ctx, a), version_of(ctx, b)) == (va, vb)  # nothing committed
+    alone = run_each(ctx, batch)
+    assert isinstance(alone[0], Done) and alone[0].result is not None
+    assert isinstance(alone[1], ZeroDivisionError)
+    assert (version_of(ctx, a), version_of(ctx, b)) == (va + 1, vb)
+
+
+def test_each_session_is_proved_in_the_batch(ctx: ServiceContext) -> None:
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    accounts.sign_out(ctx, tb)
+    done = run_together(ctx, [call(a, ta, va), call(b, tb, vb)])
+    assert done[0].result is not None
+    assert isinstance(done[1].refused, AuthenticationFailed) and done[1].user is None
+    assert version_of(ctx, b) == vb
+
+
+def test_the_same_key_twice_in_one_batch_is_applied_once(ctx: ServiceContext) -> None:
+    ((a, token, version),) = tables(ctx, 1)
+    done = run_together(ctx, [call(a, token, version, "k1"), call(a, token, version, "k1")])
+    first, second = (d.result for d in done)
+    assert first is not None and second is not None
+    assert not first.replayed and second.replayed
+    assert first.version == second.version == version + 1
+    assert version_of(ctx, a) == version + 1
