@@ -109,11 +109,14 @@ def run_in(
     *,
     version: int | None = None,
     key: str | None = None,
+    proven: bool = False,
 ) -> PlayResult:
     """``run`` inside a transaction the caller holds (``together``: commands
-    committed together, each in a savepoint of one transaction)."""
+    committed together, each in a savepoint of one transaction). ``proven``: the
+    caller has just proved, in this transaction, that the player's session is live
+    and their account not suspended, so the player is not read again."""
     assert command.guard is None, "a guarded command may do nothing: use attempt"
-    result = _run(session, game_id, command, now, source, version, key)
+    result = _run(session, game_id, command, now, source, version, key, proven=proven)
     assert result is not None
     return result
 
@@ -126,9 +129,11 @@ def _run(
     source: RandomSource,
     version: int | None,
     key: str | None,
+    *,
+    proven: bool = False,
 ) -> PlayResult | None:
     who = command.who
-    if isinstance(who, Player) and who.active:
+    if isinstance(who, Player) and who.active and not proven:
         active_user(session, who.user_id)
     tx = GameTx.open(session, game_id, now)
     tx.listed = reactions.listing(tx)  # to tell whether the lobby's listing changes

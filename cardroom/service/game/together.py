@@ -98,6 +98,7 @@ def _one(ctx: ServiceContext, session: Session, item: Queued, source: RandomSour
                 source,
                 version=item.version,
                 key=item.key,
+                proven=True,  # just now, in this transaction
             )
     except ServiceError as refused:
         return Done(user, refused=refused)
