@@ -1,11 +1,12 @@
-// Admin: players and balances (grant, remove, suspend), open tables (pause, resume,
-// fold an inactive player), the ledger audit and the admin log.
+// Admin: players and balances (grant, remove, suspend, mute in every table's chat),
+// open tables (pause, resume, fold an inactive player), the ledger audit and the
+// admin log.
 
 import { get, post } from "../api.js";
 import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { dateTime, money, parseMoney } from "../format.js";
-import { FORMAT_NAMES, STATUS_NAMES, presetTitle } from "../rules.js";
+import { FORMAT_NAMES, statusBadge, presetTitle } from "../rules.js";
 
 const notice = (text) => {
   $("[data-notice]").textContent = text;
@@ -137,8 +138,10 @@ async function tableRow(game) {
       })).sort((a, b) => (b.label.includes("to act") ? 1 : 0) - (a.label.includes("to act") ? 1 : 0))),
     }, "Fold a player"));
   }
-  if (game.status === "paused") buttons.push(h("button", { type: "button", onclick: command("Resume", "resume") }, "Resume"));
-  else if (game.status === "running") buttons.push(h("button", { type: "button", onclick: command("Pause", "pause") }, "Pause"));
+  // a table short of players is not held: it may be paused, not resumed
+  const held = game.status === "paused" && !game.waiting_for_players;
+  if (held) buttons.push(h("button", { type: "button", onclick: command("Resume", "resume") }, "Resume"));
+  else if (game.status === "running" || game.status === "paused") buttons.push(h("button", { type: "button", onclick: command("Pause", "pause") }, "Pause"));
   let waiting = "—";
   if (toAct) {
     const since = detail.deadlines.turn_due_at
@@ -148,7 +151,7 @@ async function tableRow(game) {
   return h("tr", { dataset: { game: String(game.id) } },
     h("td", { "data-label": "" }, h("strong", {}, `#${game.id}`), h("span", { class: "muted" }, ` by ${game.host_name}`)),
     h("td", { "data-label": "" }, `${presetTitle(game.preset)} · ${FORMAT_NAMES[game.format] || game.format}`),
-    h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
+    h("td", { "data-label": "" }, statusBadge(game)),
     h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
     h("td", { "data-label": "To act" }, waiting),
     h("td", { class: "wide" }, h("div", { class: "actions" }, buttons)),
