@@ -60,6 +60,11 @@ function ask({ title, text, amount = false, seats = null, run }) {
 // -- players ----------------------------------------------------------------------------
 
 let usersAfter = null;
+let roomMuted = new Set(); // the players muted in every table's chat
+
+async function loadRoomMutes() {
+  roomMuted = new Set((await get("/api/admin/chat/mutes")).map((m) => m.user_id));
+}
 
 function userRow(user) {
   const act = (verb, path, withAmount) => () => ask({
@@ -72,17 +77,35 @@ function userRow(user) {
       await reloadUser(user.id);
     },
   });
+  const muted = roomMuted.has(user.id);
+  // Room-wide: every table's chat (a mute at one table is given from that table).
+  const chatMute = (verb, path) => () => ask({
+    title: `${verb} in chat: ${user.name}`,
+    text: verb === "Mute"
+      ? "They can read every table's chat but write in none until unmuted."
+      : "They can write in the tables' chats again.",
+    run: async (values) => {
+      await post(`/api/admin/chat/${path}`, { user_id: user.id, reason: values.reason });
+      notice(`${verb} in chat: ${user.name}, done.`);
+      await loadRoomMutes();
+      await reloadUser(user.id);
+    },
+  });
   return h("tr", { dataset: { user: String(user.id) } },
     h("td", { "data-label": "" }, h("strong", {}, user.name), h("span", { class: "muted" }, ` #${user.id}`)),
     h("td", { "data-label": "Role" }, user.role),
-    h("td", { "data-label": "" }, user.suspended ? h("span", { class: "badge paused" }, "Suspended") : h("span", { class: "badge running" }, "Active")),
+    h("td", { "data-label": "" }, user.suspended ? h("span", { class: "badge paused" }, "Suspended") : h("span", { class: "badge running" }, "Active"),
+      muted ? [" ", h("span", { class: "badge paused", "data-chat-muted": "" }, "Muted in chat")] : null),
     h("td", { class: "num", "data-label": "Balance" }, money(user.balance_cents)),
     h("td", { class: "wide" }, h("div", { class: "actions" },
       h("button", { type: "button", onclick: act("Grant", "grant", true) }, "Grant"),
       h("button", { type: "button", onclick: act("Remove", "remove", true) }, "Remove"),
       user.suspended
         ? h("button", { type: "button", onclick: act("Reinstate", "reinstate", false) }, "Reinstate")
-        : h("button", { type: "button", class: "danger", onclick: act("Suspend", "suspend", false) }, "Suspend"))),
+        : h("button", { type: "button", class: "danger", onclick: act("Suspend", "suspend", false) }, "Suspend"),
+      muted
+        ? h("button", { type: "button", onclick: chatMute("Unmute", "unmute") }, "Unmute in chat")
+        : h("button", { type: "button", onclick: chatMute("Mute", "mute") }, "Mute in chat"))),
   );
 }
 
@@ -211,7 +234,8 @@ async function main() {
   $("[data-users-more]").addEventListener("click", () => loadUsers(true));
   $("[data-actions-more]").addEventListener("click", () => loadActions(true));
   markReady();
-  const results = await Promise.allSettled([loadUsers(), loadTables(), loadAudit(), loadActions()]);
+  const users = loadRoomMutes().then(() => loadUsers());
+  const results = await Promise.allSettled([users, loadTables(), loadAudit(), loadActions()]);
   const failed = results.find((r) => r.status === "rejected");
   if (failed) showError($("[data-error]"), failed.reason);
 }
