@@ -557,6 +557,7 @@ function setConnection(status) {
     open: "Live",
     closed: "Connection lost: reconnecting…",
     offline: "Offline: waiting for the network…",
+    refused: "Not live: the room closed this table to you.",
   }[status] || status;
 }
 
@@ -598,6 +599,9 @@ async function main() {
     onStatus: (status) => {
       setConnection(status);
       if (status === "open") chat.load(); // what was said while the socket was down
+      // No longer allowed to watch (the host's "no spectators" once the game began):
+      // the socket's error message, in the error box, says why; its chat is closed too.
+      if (status === "refused") $("[data-chat]").hidden = true;
     },
     onError: (message) => showError(errorBox(), new Error(message)),
     onTable: (message) => chat.receive(message),
