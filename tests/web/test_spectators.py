@@ -136,6 +136,41 @@ def _running(messages: list[Json]) -> bool:
     )
 
 
+def test_the_names_of_who_sat_there_for_whoever_may_open_the_table(
+    client: TestClient, admin: tuple[int, str]
+) -> None:
+    """``GET /api/games/{id}/players``: everyone who has sat at the table, a player who
+    cashed out included, for a spectator too; refused where the table is (private,
+    watching off once started), names only."""
+    alice, bob, carol = (new_player(client, n) for n in ("alice", "bob", "carol"))
+    game = heads_up(client, alice, bob)
+    folded = client.get(f"/api/games/{game}", headers=alice.auth).json()["version"]
+    acted = client.post(
+        f"/api/games/{game}/actions", json={"kind": "fold", "version": folded}, headers=alice.auth
+    )
+    assert acted.status_code == 200, acted.text
+    assert client.post(f"/api/games/{game}/cash-out", json={}, headers=bob.auth).is_success
+    expected = {
+        "game_id": game,
+        "players": [
+            {"user_id": alice.id, "name": "alice"},
+            {"user_id": bob.id, "name": "bob"},
+        ],
+    }
+    for who in (carol, alice, bob):
+        answer = client.get(f"/api/games/{game}/players", headers=who.auth)
+        assert answer.status_code == 200 and answer.json() == expected, answer.text
+    assert_refused(client.get(f"/api/games/{game}/players"), 401, "not_signed_in")
+    assert_refused(client.get("/api/games/999999/players", headers=carol.auth), 404, "not_found")
+    private = create_game(client, alice, private=True)
+    closed = heads_up(client, alice, bob, spectators=False)
+    for shut in (private, closed):
+        refused = client.get(f"/api/games/{shut}/players", headers=carol.auth)
+        assert_refused(refused, 403, "forbidden")
+    boss = client.get(f"/api/games/{closed}/players", headers=bearer(admin[1]))
+    assert [p["name"] for p in boss.json()["players"]] == ["alice", "bob"]
+
+
 def test_a_private_table_is_watched_only_through_its_link(client: TestClient) -> None:
     alice, bob, carol = (new_player(client, n) for n in ("alice", "bob", "carol"))
     game = create_game(client, alice, private=True)
