@@ -371,6 +371,23 @@ def mutes_of(ctx: ServiceContext, actor: Actor, user_id: int) -> tuple[Mute, ...
         return tuple(Mute(row.user_id, row.game_id) for row in rows)
 
 
+ROOM_MUTES_MAX = 1000  # the admin page's list: a room mutes a handful, not thousands
+
+
+def room_mutes(ctx: ServiceContext, actor: Actor) -> tuple[Mute, ...]:
+    """Every room-wide mute (those at one table are its own), oldest first, for the
+    admin page's list of players."""
+    with reading(), ctx.transaction() as session:
+        require_admin(session, actor)
+        rows = session.scalars(
+            select(ChatMute)
+            .where(ChatMute.game_id.is_(None))
+            .order_by(ChatMute.id)
+            .limit(ROOM_MUTES_MAX)
+        ).all()
+        return tuple(Mute(row.user_id, None) for row in rows)
+
+
 def _target(session: Session, user_id: int) -> User:
     user = session.get(User, user_id) if type(user_id) is int else None
     if user is None:

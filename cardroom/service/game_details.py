@@ -66,6 +66,9 @@ def summary(game: Game | GameRow, table: Table, host_name: str) -> GameSummary:
         hands_dealt=table.hands_dealt,
         created_at=game.created_at,
         last_activity_at=game.last_activity_at,
+        waiting_for_players=(
+            table.status is TableStatus.PLAYING and table.short_of_players and not table.held
+        ),
     )
 
 

@@ -137,6 +137,9 @@ class GameSummary:
     hands_dealt: int
     created_at: datetime
     last_activity_at: datetime
+    # Paused because fewer than two can play (a cash table left with one player), not
+    # by its host: what the lobby and the table say instead of "Paused".
+    waiting_for_players: bool = False
 
 
 @dataclass(frozen=True)

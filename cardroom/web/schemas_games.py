@@ -305,6 +305,11 @@ class GameSummaryOut(_Out):
     hands_dealt: int
     created_at: datetime
     last_activity_at: datetime
+    waiting_for_players: bool = Field(
+        description="A started cash table paused because fewer than two players can play"
+        " (status `paused`, not by its host): it deals again when a second one sits down"
+        " or comes back."
+    )
 
 
 class ListedGameOut(GameSummaryOut):

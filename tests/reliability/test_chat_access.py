@@ -34,6 +34,7 @@ ROUTES = {
     ("POST", "/api/admin/chat/mute"): "admins",
     ("POST", "/api/admin/chat/unmute"): "admins",
     ("GET", "/api/admin/users/{user_id}/chat-mutes"): "admins",
+    ("GET", "/api/admin/chat/mutes"): "admins",
 }
 
 SCRIPTS = [
@@ -113,6 +114,9 @@ def test_who_may_read_write_and_run_the_chat(served: tuple[Room, Server]) -> Non
             for who in (alice, carol):
                 refused(client.post(path, json=mute, headers=who.auth), 403, "forbidden")
             refused(client.post(path, json=mute), 401, "not_signed_in")
+        for who in (alice, carol):
+            refused(client.get("/api/admin/chat/mutes", headers=who.auth), 403, "forbidden")
+        refused(client.get("/api/admin/chat/mutes"), 401, "not_signed_in")
         assert snapshot(made.ctx.engine) == before
 
         # and what each may do
@@ -121,6 +125,10 @@ def test_who_may_read_write_and_run_the_chat(served: tuple[Room, Server]) -> Non
         assert client.delete(delete, headers=boss.auth).status_code == 200
         assert client.post("/api/admin/chat/mute", json=mute, headers=boss.auth).status_code == 200
         refused(say(client, public, bob, "muted"), 403, "forbidden")
+        everywhere = {"user_id": carol.id, "reason": "r"}
+        assert client.post("/api/admin/chat/mute", json=everywhere, headers=boss.auth).is_success
+        room_wide = client.get("/api/admin/chat/mutes", headers=boss.auth)
+        assert room_wide.json() == [{"user_id": carol.id, "game_id": None}]  # not bob's one
 
 
 def test_markup_and_script_come_back_as_the_same_text(served: tuple[Room, Server]) -> None:

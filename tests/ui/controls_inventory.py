@@ -59,6 +59,12 @@ CONTROLS: dict[str, tuple[str, ...]] = {
         "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
         "ui/test_ui_admin_controls.py::test_remove_suspend_reinstate_resume_and_open",
     ),
+    "admin | button | Mute in chat": (
+        "ui/test_ui_admin_chat_mute.py::test_an_admin_mutes_a_player_in_every_chat_and_unmutes_them",
+    ),
+    "admin | button | Unmute in chat": (
+        "ui/test_ui_admin_chat_mute.py::test_an_admin_mutes_a_player_in_every_chat_and_unmutes_them",
+    ),
     "admin | button | Grant": (
         "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
     ),
@@ -135,7 +141,10 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "header | button | ☰ Menu": (
         "ui/test_ui_phone_menu.py::test_the_phone_menu_reaches_every_page",
     ),
-    "header | button | Sign out": ("ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",),
+    "header | button | Sign out": (
+        "ui/test_ui_pages.py::test_leave_a_waiting_game_and_sign_out",
+        "ui/test_ui_table_header.py::test_the_tables_header_fits_and_its_sign_out_ends_the_session",
+    ),
     # -- ledger --------------------------------------------------------------------------
     "ledger | a | Back to the table": (
         "ui/test_ui_table_links.py::test_the_table_links_its_ledger_and_both_lead_back",

@@ -201,3 +201,56 @@ def out_of_width(page: Page) -> list[str]:
             }"""
         )
     )
+
+
+# The header's own pieces, each a box a player reads or taps: the brand, the Menu
+# button, the navigation's links, the your-move badge, the balance, the name and
+# Sign out.
+_HEADER_BOXES = """
+() => {
+  const out = [];
+  const top = document.querySelector("header.top");
+  if (!top) return {boxes: out, width: document.documentElement.clientWidth, header: null};
+  const pieces = top.querySelectorAll(
+    ".brand, .menu-button, nav a, [data-your-move], .balance, [data-user], [data-sign-out]"
+  );
+  for (const el of pieces) {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    const gone = style.display === "none" || style.visibility === "hidden";
+    if (el.closest("[hidden]") || gone) continue;
+    if (r.width > 0 && r.height > 0) {
+      const label = (el.getAttribute("aria-label") || el.textContent || el.className).trim();
+      out.push({label, left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+    }
+  }
+  const h = top.getBoundingClientRect();
+  const main = document.querySelector("main");
+  const m = main ? main.getBoundingClientRect() : null;
+  return {boxes: out, width: document.documentElement.clientWidth,
+          header: {bottom: h.bottom}, mainTop: m ? m.top : null};
+}
+"""
+
+
+def header_overlaps(page: Page) -> list[str]:
+    """Where the header's pieces overlap each other, leave the page's width, or the
+    header runs into the page under it, as sentences."""
+    found: dict[str, Any] = page.evaluate(_HEADER_BOXES)
+    boxes: list[dict[str, Any]] = found["boxes"]
+    if not boxes:
+        return ["the page has no header"]
+    problems = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            wide = min(a["right"], b["right"]) - max(a["left"], b["left"])
+            high = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if wide > TOLERANCE and high > TOLERANCE:
+                size = f"{wide:.0f}x{high:.0f} px"
+                problems.append(f"{a['label']!r} overlaps {b['label']!r} by {size}")
+        if a["left"] < -TOLERANCE or a["right"] > found["width"] + TOLERANCE:
+            problems.append(f"{a['label']!r} leaves the page ({a['left']:.0f} to {a['right']:.0f})")
+    main_top = found["mainTop"]
+    if main_top is not None and found["header"]["bottom"] > main_top + TOLERANCE:
+        problems.append("the header runs into the page under it")
+    return problems

@@ -22,7 +22,15 @@ from playwright.sync_api import Browser, Page
 from tests.ui.conftest import ADMIN, ADMIN_PASSWORD, Room
 from tests.ui.controls_inventory import CONTROLS
 from tests.ui.inventory import controls_on
-from tests.ui.kit import Account, Player, open_player, ready, unique_name, visit
+from tests.ui.kit import (
+    Account,
+    Player,
+    admin_user_row,
+    open_player,
+    ready,
+    unique_name,
+    visit,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -37,7 +45,7 @@ TESTS = UI_TESTS.parent
 # named by a test that uses it.
 DIALOG_OPENERS: dict[str, tuple[str, ...]] = {
     "table": ("Rules", "Settings", "Cash out", "Leave the table", "Pause the table"),
-    "admin": ("Grant", "Fold a player", "Pause"),
+    "admin": ("Grant", "Fold a player", "Pause", "Mute in chat"),
 }
 
 
@@ -356,11 +364,16 @@ def walk_admin(walk: Walk) -> None:
     # More players shows only past the page's 50; run alone, the walk has made fewer
     while admin.call("GET", "/api/admin/users?limit=50")["next_after_id"] is None:
         walk.account("filler")
+    # a player muted in every table's chat: their row offers Unmute in chat
+    muted = walk.account("muted")
+    admin.call("POST", "/api/admin/chat/mute", {"user_id": muted.id, "reason": "the walk"})
     page = walk.browser_of(admin).page
     walk.look(page, "lobby", "admin lobby", "/")
     walk.look(page, "admin", "admin", "/admin")
     page.locator("[data-users] tr").first.wait_for()
     walk.look(page, "admin", "admin with users")
+    admin_user_row(page, muted.id)  # "More players" until the muted one is listed
+    walk.look(page, "admin", "admin with a muted player")
 
 
 def test_every_rendered_control_is_named_by_a_test(room: Room, browser: Browser) -> None:

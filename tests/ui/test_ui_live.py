@@ -138,7 +138,9 @@ def test_first_view_of_a_table_is_under_100_kb(room: Room, browser: Browser) -> 
     dialog = page.get_by_role("dialog", name="Pause the table")
     dialog.get_by_label("Reason").fill("Dinner break")
     dialog.get_by_role("button", name="Yes").click()
-    expect(page.locator("[data-status]")).to_have_text("Paused: waiting for players or the host.")
+    expect(page.locator("[data-status]")).to_have_text(
+        "Paused by the host: no hand is dealt until the table is resumed."
+    )
     expect(page.get_by_role("button", name="Resume the table")).to_be_visible()
     assert erin.errors == [], erin.errors
     erin.context.close()

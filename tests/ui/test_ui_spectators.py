@@ -100,3 +100,54 @@ def test_a_table_without_spectators_is_refused_to_a_user_without_a_seat(
     # the players still see their table and its chat
     expect(hosting.page.locator(FACES)).to_have_count(2)
     assert host.call("GET", f"/api/games/{game_id}/chat")["spectators_may_chat"] is False
+
+
+def test_a_watcher_from_before_the_start_loses_a_table_without_spectators(
+    room: Room, browser: Browser, artifacts: Path
+) -> None:
+    """Anyone may open a waiting table, to take a seat; once it starts, the host's "no
+    spectators" holds for a page opened before too: its socket is closed (4403) with
+    the room's sentence, which the page shows, and it does not knock again."""
+    host, guest = (
+        Account(room.base, unique_name("shost")),
+        Account(room.base, unique_name("sguest")),
+    )
+    fan = Account(room.base, unique_name("sfan"))
+    body = {"preset": "house", "format": "cash", "seats": 2, "buy_in": 1000, "spectators": False}
+    game_id = int(host.call("POST", "/api/games", body)["game_id"])
+    hosting = host.open(browser)
+    visit(hosting.page, room.url(f"/games/{game_id}"))
+    watching = fan.open(browser, viewport={"width": 390, "height": 844})
+    page = watching.page
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    visit(page, room.url(f"/games/{game_id}"))
+    expect(page.locator("[data-conn]")).to_have_text("Live")
+    expect(page.get_by_role("button", name="Join for $10.00")).to_be_visible()
+    expect(hosting.page.locator("[data-watchers]")).to_have_text("1 watching")
+
+    guest.call("POST", f"/api/games/{game_id}/join", {})  # full: it starts and deals
+    expect(page.locator("[data-error]")).to_have_text(
+        f"The host of game {game_id} does not allow spectators: only its players can open"
+        " the table."
+    )
+    expect(page.locator("[data-conn]")).to_have_text("Not live: the room closed this table to you.")
+    expect(page.locator("[data-chat]")).to_be_hidden()
+    expect(hosting.page.locator("[data-watchers]")).to_have_text("Nobody watching")  # live
+    expect(hosting.page.locator(FACES)).to_have_count(2)  # the players play on
+    watching.shot(artifacts, "spectator-closed-out")
+    # nothing of the hand reached the page, and it does not knock again
+    assert page.evaluate("window.cardroomTable.game.summary.status") == "waiting"
+    assert page.evaluate("window.cardroomTable.events.some(e => e.type === 'HandDealt')") is False
+    page.wait_for_timeout(3000)  # a reconnection would come within 0.5 s, then 1 s...
+    assert [u for u in sockets if "/ws/games/" in u] == [
+        room.url(f"/ws/games/{game_id}?chat=1").replace("http", "ws", 1)
+    ]
+    assert host.call("GET", f"/api/games/{game_id}/chat")["watchers"] == 0
+    refused = httpx.get(
+        room.url(f"/api/games/{game_id}"), headers={"Authorization": f"Bearer {fan.token}"}
+    )
+    assert refused.status_code == 403, refused.text
+    for player in (hosting, watching):
+        assert player.errors == [], player.errors
+        player.context.close()

@@ -6,7 +6,9 @@ viewer must still get the very bytes they got before, and no card they may not s
 The reference is fixed in ``broadcast_golden.json``: the SHA-256 of every message of
 ``broadcast_kit.play_table`` as the models made them one viewer at a time, captured
 from main at c3db9da (before this change) with ``broadcast_kit.py`` run by that
-checkout's interpreter. The same messages are also compared in full with the models'
+checkout's interpreter, and made again (``python -m tests.web.broadcast_kit OUT``)
+when every summary gained ``waiting_for_players``: before that field, the kit still
+made the old file byte for byte. The same messages are also compared in full with the models'
 in this checkout (``ModelMessages``), which says where a difference is."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cardroom.web.routes.pages import HEADER, STATIC_DIR, load_bundle
 
-SHARED = ("account", "admin", "history", "ledger", "lobby", "notifications", "stats")
+SHARED = ("account", "admin", "history", "ledger", "lobby", "notifications", "stats", "table")
 
 
 def test_every_signed_in_page_is_served_with_the_one_header() -> None:

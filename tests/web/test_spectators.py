@@ -29,6 +29,7 @@ from tests.web.games_kit import (
     heads_up,
     new_player,
     receive,
+    watching,
 )
 from tests.web.kit import assert_refused, bearer
 from tests.web.test_processes import auth, player, serving
@@ -83,6 +84,91 @@ def test_a_host_may_turn_watching_off(client: TestClient, admin: tuple[int, str]
     # the default lets anyone watch
     listed = heads_up(client, new_player(client, "dave"), new_player(client, "erin"))
     assert detail(client, listed, carol)["viewer_seat"] is None
+
+
+def test_a_watcher_of_a_waiting_table_loses_it_when_it_starts_without_spectators(
+    client: TestClient,
+) -> None:
+    """A socket opened while the table waited (open to all, to take a seat) must not
+    go on watching once the host's "no spectators" holds: the sentence, then 4403.
+    Its players' sockets carry on, and a table with watching on keeps its watcher."""
+    alice, bob, carol = (new_player(client, n) for n in ("alice", "bob", "carol"))
+    game = create_game(client, alice, spectators=False)
+    path = f"/ws/games/{game}?chat=1"
+    with (
+        client.websocket_connect(f"{path}&token={carol.token}") as looking,
+        client.websocket_connect(f"{path}&token={alice.token}") as hosting,
+    ):
+        fan, host = Watcher(looking, carol), Watcher(hosting, alice)
+        assert fan.next()["type"] == "snapshot"  # waiting: there is a seat to take
+        joined = client.post(f"/api/games/{game}/join", json={}, headers=bob.auth)
+        assert joined.status_code == 200, joined.text  # full: it starts and deals
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(30):
+                message = fan.next()
+                assert message["type"] in ("snapshot", "watchers", "error"), message
+                if message["type"] == "snapshot":
+                    assert message["game"]["summary"]["status"] == "waiting", message
+        assert closed.value.code == 4403
+        assert fan.messages[-1] == {
+            "type": "error",
+            "message": f"The host of game {game} does not allow spectators: only its "
+            "players can open the table.",
+        }
+        heard = [host.next() for _ in range(40) if not _running(host.messages)]
+        assert _running(heard), heard  # the players' sockets live on
+        counts = [m["count"] for m in host.messages if m["type"] == "watchers"]
+        if counts[-1] != 0:  # carol's leaving, told to the host's page
+            assert count_heard(host) == 0
+        assert client.get(f"/api/games/{game}/chat", headers=alice.auth).json()["watchers"] == 0
+    # the default: a watcher who came early keeps watching once it starts
+    dave, erin = new_player(client, "dave"), new_player(client, "erin")
+    listed = create_game(client, dave)
+    with watching(client, listed, carol) as early:
+        assert client.post(f"/api/games/{listed}/join", json={}, headers=erin.auth).is_success
+        seq = detail(client, listed, dave)["last_seq"]
+        assert early.settle(seq)["game"]["summary"]["status"] == "running"
+
+
+def _running(messages: list[Json]) -> bool:
+    return any(
+        m["type"] == "snapshot" and m["game"]["summary"]["status"] == "running" for m in messages
+    )
+
+
+def test_the_names_of_who_sat_there_for_whoever_may_open_the_table(
+    client: TestClient, admin: tuple[int, str]
+) -> None:
+    """``GET /api/games/{id}/players``: everyone who has sat at the table, a player who
+    cashed out included, for a spectator too; refused where the table is (private,
+    watching off once started), names only."""
+    alice, bob, carol = (new_player(client, n) for n in ("alice", "bob", "carol"))
+    game = heads_up(client, alice, bob)
+    folded = client.get(f"/api/games/{game}", headers=alice.auth).json()["version"]
+    acted = client.post(
+        f"/api/games/{game}/actions", json={"kind": "fold", "version": folded}, headers=alice.auth
+    )
+    assert acted.status_code == 200, acted.text
+    assert client.post(f"/api/games/{game}/cash-out", json={}, headers=bob.auth).is_success
+    expected = {
+        "game_id": game,
+        "players": [
+            {"user_id": alice.id, "name": "alice"},
+            {"user_id": bob.id, "name": "bob"},
+        ],
+    }
+    for who in (carol, alice, bob):
+        answer = client.get(f"/api/games/{game}/players", headers=who.auth)
+        assert answer.status_code == 200 and answer.json() == expected, answer.text
+    assert_refused(client.get(f"/api/games/{game}/players"), 401, "not_signed_in")
+    assert_refused(client.get("/api/games/999999/players", headers=carol.auth), 404, "not_found")
+    private = create_game(client, alice, private=True)
+    closed = heads_up(client, alice, bob, spectators=False)
+    for shut in (private, closed):
+        refused = client.get(f"/api/games/{shut}/players", headers=carol.auth)
+        assert_refused(refused, 403, "forbidden")
+    boss = client.get(f"/api/games/{closed}/players", headers=bearer(admin[1]))
+    assert [p["name"] for p in boss.json()["players"]] == ["alice", "bob"]
 
 
 def test_a_private_table_is_watched_only_through_its_link(client: TestClient) -> None:

@@ -69,6 +69,7 @@ def test_the_admin_routes_are_the_ones_expected(app: FastAPI) -> None:
     assert admin_routes(app) == [
         ("GET", "/api/admin/actions"),
         ("GET", "/api/admin/audit"),
+        ("GET", "/api/admin/chat/mutes"),
         ("GET", "/api/admin/users"),
         ("GET", "/api/admin/users/{user_id}/chat-mutes"),
         ("GET", "/api/admin/users/{user_id}/ledger"),

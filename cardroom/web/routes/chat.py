@@ -7,6 +7,7 @@ change: chat bumps no version and writes no game event.
 - ``POST /api/games/{id}/chat/switch``: the host (or an admin);
 - ``DELETE /api/games/{id}/chat/{message_id}``: admins;
 - ``POST /api/admin/chat/mute``, ``POST /api/admin/chat/unmute``,
+  ``GET /api/admin/chat/mutes`` (the room-wide ones),
   ``GET /api/admin/users/{id}/chat-mutes``: admins (every route under ``/api/admin/``
   refuses everyone else with 403).
 """
@@ -182,6 +183,13 @@ def unmute(body: MuteIn, ctx: ContextDep, user: AdminUser) -> MuteOut:
     """Lift a mute: the one at that table, or (no ``game_id``) the room-wide one."""
     done = chat.unmute(ctx, user.id, body.user_id, body.game_id, body.reason)
     return MuteOut(user_id=done.user_id, game_id=done.game_id)
+
+
+@admin.get("/chat/mutes", responses=documented(401, 403))
+def room_mutes(ctx: ContextDep, user: AdminUser) -> list[MuteOut]:
+    """Every room-wide mute, oldest first (at most 1000): whom the admin page shows as
+    muted in every table's chat."""
+    return [MuteOut(user_id=m.user_id, game_id=m.game_id) for m in chat.room_mutes(ctx, user.id)]
 
 
 @admin.get("/users/{user_id}/chat-mutes", responses=documented(401, 403, 404, 422))

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
+from pydantic import BaseModel, ConfigDict, Field
 
-from cardroom.service import game_details, game_options, game_views, invites, lobby
+from cardroom.service import game_details, game_options, game_views, invites, lobby, table_players
 from cardroom.service.game import commands
 from cardroom.service.game.commands import Command
 from cardroom.web.commands import answer, run_and_answer
@@ -114,6 +115,34 @@ def standings(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> StandingsO
     player's own result while the others play on. Empty for a cash table."""
     invites.check_may_see_game(ctx, game_id, user.id)
     return StandingsOut.of(game_views.standings(ctx, game_id))
+
+
+class TablePlayerOut(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    user_id: int
+    name: str
+
+
+class TablePlayersOut(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    game_id: int
+    players: list[TablePlayerOut] = Field(
+        description="Everyone who has sat at the table, now or before, first seated first."
+    )
+
+
+@router.get("/api/games/{game_id}/players", responses=READ)
+def players(ctx: ContextDep, user: CurrentUser, game_id: GameId) -> TablePlayersOut:
+    """The names of everyone who has sat at the table, for anyone who may open it:
+    the events and hands name players by id, and the snapshot names only who sits
+    there now. Names only: the money is in the ledger, for the table's players."""
+    found = table_players.players_of(ctx, game_id, user.id)
+    return TablePlayersOut(
+        game_id=game_id,
+        players=[TablePlayerOut(user_id=p.user_id, name=p.name) for p in found],
+    )
 
 
 @router.get("/api/games/{game_id}/events", responses=READ)

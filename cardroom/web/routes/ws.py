@@ -50,8 +50,10 @@ from cardroom.service.errors import (
     ServiceError,
 )
 from cardroom.service.game_details import game_detail
+from cardroom.service.game_records import GameDetail
 from cardroom.service.game_views import update_for
 from cardroom.service.users import UserInfo
+from cardroom.store.models import GameStatus
 from cardroom.web import socket_commands
 from cardroom.web.deps import WebSettings
 from cardroom.web.errors import validation_message
@@ -287,6 +289,9 @@ class GameFeed(Connection):
         # count; scripts and bots that did not ask get the game alone, as before.
         self.table_messages = websocket.query_params.get("chat") == "1"
         self._told: collections.deque[Mapping[str, Any]] | None = None  # table messages
+        # The table's status when this viewer's right to watch was last proved (the
+        # check on connecting, ``_still_may_watch``); None before the first snapshot.
+        self._watch_proved: GameStatus | None = None
 
     def tell(self, message: Mapping[str, Any]) -> None:
         """A table message (chat, watchers): queued, sent by the pump in order."""
@@ -316,6 +321,7 @@ class GameFeed(Connection):
             )
             await self.send(snapshot_text(detail))
             self.sent_seq, self.sent_version = detail.last_seq, detail.summary.version
+            self._watch_proved = detail.summary.status  # game_detail checked it
             self.seat_seen(detail.viewer_seat)
             if self.table_messages:
                 count = self.live.spectators.count(self.game_id)
@@ -340,6 +346,7 @@ class GameFeed(Connection):
             detail = update.detail
             if after is None and not update.events and detail.summary.version <= self.sent_version:
                 return
+            await self._still_may_watch(detail)
             if update.events or after is not None:
                 version = update.events[-1].version if update.events else detail.summary.version
                 await self.send(events_text(version, update.events))
@@ -347,6 +354,25 @@ class GameFeed(Connection):
             self.seat_seen(detail.viewer_seat)
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
+
+    async def _still_may_watch(self, detail: GameDetail) -> None:
+        """A viewer without a seat is asked again whether they may watch once the
+        table's status moves on: a host's "no spectators" holds from the start, so a
+        socket opened while the table waited for players must not go on watching it
+        (``invites.may_watch``). Refused: the sentence, then 4403, and the socket
+        reads no more. One read per status change, for spectators only."""
+        status = detail.summary.status
+        if detail.viewer_seat is not None or status is self._watch_proved:
+            return
+        try:
+            await asyncio.to_thread(
+                invites.check_may_see_game, self.live.ctx, self.game_id, self.viewer_id
+            )
+        except Forbidden as refused:
+            self.seat_seen(0)  # no longer among the watchers, whenever the client goes
+            await self.end(CLOSE_FORBIDDEN, refused.sentence)
+            raise WebSocketDisconnect(CLOSE_FORBIDDEN) from None
+        self._watch_proved = status
 
     def _oldest_needed(self) -> int:
         """The oldest event a socket of this game here has not been sent (sockets

@@ -1,9 +1,8 @@
 // The names of players who have left a table. A snapshot names only who sits there
 // now, so after a reload a player who cashed out, left or was knocked out would read
-// "Player 7" in the log, a hand's result and its replay. The table's ledger lists
-// everyone who ever sat there; it is asked once a page, only when an event names
-// someone the snapshot does not. A spectator may not read it (the room refuses): the
-// number stays.
+// "Player 7" in the log, a hand's result and its replay. GET /api/games/{id}/players
+// names everyone who ever sat there, to anyone who may open the table (spectators
+// too: names only, no money); it is asked at most once a page.
 
 import { get } from "./api.js";
 
@@ -19,16 +18,25 @@ function playersNamed(events) {
   return ids;
 }
 
-const asked = new Set();
+const asked = new Map(); // game id -> the players' list, once asked
 
-/** Teach `names` the players `events` name that it does not know, from the ledger. */
+/** Everyone who has sat at the table, now or before (`[{user_id, name}]`); asked
+ * once a page. */
+export function tablePlayers(gameId) {
+  if (!asked.has(gameId)) {
+    const list = get(`/api/games/${gameId}/players`).then((answer) => answer.players);
+    list.catch(() => asked.delete(gameId)); // a refusal or a drop: ask again next time
+    asked.set(gameId, list);
+  }
+  return asked.get(gameId);
+}
+
+/** Teach `names` the players `events` name that it does not know. */
 export async function learnLeavers(names, gameId, events) {
-  if (asked.has(gameId)) return;
   if (![...playersNamed(events)].some((id) => !names.knows(id))) return;
-  asked.add(gameId);
   try {
-    names.learn((await get(`/api/games/${gameId}/ledger`)).players);
+    names.learn(await tablePlayers(gameId));
   } catch {
-    // not a player of this table: "Player 7" it stays
+    // the table is closed to this viewer now: "Player 7" it stays
   }
 }

@@ -1,6 +1,7 @@
 // The four presets of RULES.md, as players read them: the create form's defaults and
 // the table's "Rules" dialog.
 
+import { h } from "./dom.js";
 import { chips, duration } from "./format.js";
 
 export const PRESETS = {
@@ -92,6 +93,13 @@ export const PRESETS = {
 
 // A game's status as every page's badge reads it: capitalised alike everywhere.
 export const STATUS_NAMES = { waiting: "Waiting", running: "Running", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
+
+/** A listed game's badge: its status, except that a cash table paused because fewer
+ * than two can play "Needs players" (the host's pause alone reads "Paused"). */
+export function statusBadge(game) {
+  if (game.status === "paused" && game.waiting_for_players) return h("span", { class: "badge waiting" }, "Needs players");
+  return h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status);
+}
 
 export const FORMAT_NAMES = { cash: "Cash game", per_hand: "Per-hand cash", tournament: "Tournament" };
 

@@ -6,6 +6,9 @@ import { ApiError } from "./api.js";
 
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000; // no message at all for this long: the socket is dead
+// Closes that a reconnection cannot mend (docs/api.md): 4403 not allowed (a table
+// whose host turned watching off, a suspended account), 4404 no such game.
+const REFUSED = new Set([4403, 4404]);
 
 export function socketAddress(path) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -14,7 +17,8 @@ export function socketAddress(path) {
 
 /**
  * A socket that reconnects. `onMessage(message)` gets each parsed message;
- * `onStatus(status)` gets "connecting", "open", "offline" or "closed".
+ * `onStatus(status)` gets "connecting", "open", "offline" or "closed", or
+ * "refused" when the room closed it for good (4403, 4404): then it stops.
  * `onOpen(socket)` runs after each (re)connection, before any message.
  */
 export class LiveSocket {
@@ -66,11 +70,18 @@ export class LiveSocket {
       }
       if (message.type !== "pong") this.onMessage(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (socket !== this.socket) return;
       clearInterval(this.pinger);
       this.socket = null;
       if (this.stopped) return;
+      if (REFUSED.has(event.code)) {
+        // The room said no (its error message said why): asking again would only
+        // hear the same refusal, every few seconds for as long as the page is open.
+        this.stop();
+        this.onStatus("refused");
+        return;
+      }
       this.onStatus(navigator.onLine === false ? "offline" : "closed");
       this.scheduleReconnect();
     });

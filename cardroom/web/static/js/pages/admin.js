@@ -1,11 +1,12 @@
-// Admin: players and balances (grant, remove, suspend), open tables (pause, resume,
-// fold an inactive player), the ledger audit and the admin log.
+// Admin: players and balances (grant, remove, suspend, mute in every table's chat),
+// open tables (pause, resume, fold an inactive player), the ledger audit and the
+// admin log.
 
 import { get, post } from "../api.js";
 import { listenForNotices, markReady, showError, startPage } from "../chrome.js";
 import { $, announce, fill, h } from "../dom.js";
 import { dateTime, money, parseMoney } from "../format.js";
-import { FORMAT_NAMES, STATUS_NAMES, presetTitle } from "../rules.js";
+import { FORMAT_NAMES, statusBadge, presetTitle } from "../rules.js";
 
 const notice = (text) => {
   $("[data-notice]").textContent = text;
@@ -59,6 +60,11 @@ function ask({ title, text, amount = false, seats = null, run }) {
 // -- players ----------------------------------------------------------------------------
 
 let usersAfter = null;
+let roomMuted = new Set(); // the players muted in every table's chat
+
+async function loadRoomMutes() {
+  roomMuted = new Set((await get("/api/admin/chat/mutes")).map((m) => m.user_id));
+}
 
 function userRow(user) {
   const act = (verb, path, withAmount) => () => ask({
@@ -71,17 +77,35 @@ function userRow(user) {
       await reloadUser(user.id);
     },
   });
+  const muted = roomMuted.has(user.id);
+  // Room-wide: every table's chat (a mute at one table is given from that table).
+  const chatMute = (verb, path) => () => ask({
+    title: `${verb} in chat: ${user.name}`,
+    text: verb === "Mute"
+      ? "They can read every table's chat but write in none until unmuted."
+      : "They can write in the tables' chats again.",
+    run: async (values) => {
+      await post(`/api/admin/chat/${path}`, { user_id: user.id, reason: values.reason });
+      notice(`${verb} in chat: ${user.name}, done.`);
+      await loadRoomMutes();
+      await reloadUser(user.id);
+    },
+  });
   return h("tr", { dataset: { user: String(user.id) } },
     h("td", { "data-label": "" }, h("strong", {}, user.name), h("span", { class: "muted" }, ` #${user.id}`)),
     h("td", { "data-label": "Role" }, user.role),
-    h("td", { "data-label": "" }, user.suspended ? h("span", { class: "badge paused" }, "Suspended") : h("span", { class: "badge running" }, "Active")),
+    h("td", { "data-label": "" }, user.suspended ? h("span", { class: "badge paused" }, "Suspended") : h("span", { class: "badge running" }, "Active"),
+      muted ? [" ", h("span", { class: "badge paused", "data-chat-muted": "" }, "Muted in chat")] : null),
     h("td", { class: "num", "data-label": "Balance" }, money(user.balance_cents)),
     h("td", { class: "wide" }, h("div", { class: "actions" },
       h("button", { type: "button", onclick: act("Grant", "grant", true) }, "Grant"),
       h("button", { type: "button", onclick: act("Remove", "remove", true) }, "Remove"),
       user.suspended
         ? h("button", { type: "button", onclick: act("Reinstate", "reinstate", false) }, "Reinstate")
-        : h("button", { type: "button", class: "danger", onclick: act("Suspend", "suspend", false) }, "Suspend"))),
+        : h("button", { type: "button", class: "danger", onclick: act("Suspend", "suspend", false) }, "Suspend"),
+      muted
+        ? h("button", { type: "button", onclick: chatMute("Unmute", "unmute") }, "Unmute in chat")
+        : h("button", { type: "button", onclick: chatMute("Mute", "mute") }, "Mute in chat"))),
   );
 }
 
@@ -137,8 +161,10 @@ async function tableRow(game) {
       })).sort((a, b) => (b.label.includes("to act") ? 1 : 0) - (a.label.includes("to act") ? 1 : 0))),
     }, "Fold a player"));
   }
-  if (game.status === "paused") buttons.push(h("button", { type: "button", onclick: command("Resume", "resume") }, "Resume"));
-  else if (game.status === "running") buttons.push(h("button", { type: "button", onclick: command("Pause", "pause") }, "Pause"));
+  // a table short of players is not held: it may be paused, not resumed
+  const held = game.status === "paused" && !game.waiting_for_players;
+  if (held) buttons.push(h("button", { type: "button", onclick: command("Resume", "resume") }, "Resume"));
+  else if (game.status === "running" || game.status === "paused") buttons.push(h("button", { type: "button", onclick: command("Pause", "pause") }, "Pause"));
   let waiting = "—";
   if (toAct) {
     const since = detail.deadlines.turn_due_at
@@ -148,7 +174,7 @@ async function tableRow(game) {
   return h("tr", { dataset: { game: String(game.id) } },
     h("td", { "data-label": "" }, h("strong", {}, `#${game.id}`), h("span", { class: "muted" }, ` by ${game.host_name}`)),
     h("td", { "data-label": "" }, `${presetTitle(game.preset)} · ${FORMAT_NAMES[game.format] || game.format}`),
-    h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
+    h("td", { "data-label": "" }, statusBadge(game)),
     h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
     h("td", { "data-label": "To act" }, waiting),
     h("td", { class: "wide" }, h("div", { class: "actions" }, buttons)),
@@ -208,7 +234,8 @@ async function main() {
   $("[data-users-more]").addEventListener("click", () => loadUsers(true));
   $("[data-actions-more]").addEventListener("click", () => loadActions(true));
   markReady();
-  const results = await Promise.allSettled([loadUsers(), loadTables(), loadAudit(), loadActions()]);
+  const users = loadRoomMutes().then(() => loadUsers());
+  const results = await Promise.allSettled([users, loadTables(), loadAudit(), loadActions()]);
   const failed = results.find((r) => r.status === "rejected");
   if (failed) showError($("[data-error]"), failed.reason);
 }

@@ -7,7 +7,7 @@ import { allowedSchedules, createRequest, practiceRequest } from "../create-game
 import { $, $$, announce, fill, formValues, h } from "../dom.js";
 import { chips, countdown, duration } from "../format.js";
 import { joinShortfall } from "../joining.js";
-import { FORMAT_NAMES, PRESETS, STATUS_NAMES, blindsText, presetTitle } from "../rules.js";
+import { FORMAT_NAMES, PRESETS, statusBadge, blindsText, presetTitle } from "../rules.js";
 
 let user = null;
 
@@ -95,7 +95,7 @@ function gameRow(game, mine, balanceCents) {
     h("td", { "data-label": "Blinds" }, blindsText(game)),
     h("td", { "data-label": "Seats" }, `${game.seats_taken}/${game.seat_count}`),
     h("td", { "data-label": "Clock" }, game.your_turn ? yourMove(game) : duration(game.turn_clock_seconds)),
-    h("td", { "data-label": "" }, h("span", { class: `badge ${game.status}` }, STATUS_NAMES[game.status] || game.status)),
+    h("td", { "data-label": "" }, statusBadge(game)),
     h("td", { class: "wide" }, h("div", { class: "actions" }, buttons)),
   );
 }

@@ -432,8 +432,11 @@ function tick() {
     status.textContent = standingsHeadline(standings, state.me, money) || "The game is over.";
   } else if (s.status === "cancelled") {
     status.textContent = "The game was cancelled.";
+  } else if (s.status === "paused" && s.waiting_for_players) {
+    // not the host's pause: a cash table left with one player (or one not sitting out)
+    status.textContent = "Waiting for players: a hand needs two. The next is dealt when another player sits down or comes back.";
   } else if (s.status === "paused") {
-    status.textContent = "Paused: waiting for players or the host.";
+    status.textContent = "Paused by the host: no hand is dealt until the table is resumed.";
   } else if (hand && hand.running) {
     const who = hand.seat_to_act === game.viewer_seat ? "Your turn" : `${state.names.seat(hand.seat_to_act)} to act`;
     status.textContent = clock ? `${who} · ${clock}` : who;
@@ -491,7 +494,8 @@ function hostTools(tools) {
       }
     },
   }, label);
-  if (s.status === "paused") mine.push(logged("Resume the table", "resume", "Deal again."));
+  // A table short of players is not held: the host may still pause it, not resume it.
+  if (s.status === "paused" && !s.waiting_for_players) mine.push(logged("Resume the table", "resume", "Deal again."));
   else mine.push(logged("Pause the table", "pause", "No hand is dealt until the table is resumed."));
   const hand = game.hand;
   const mayFold = state.me.role === "admin" || s.preset === "legacy";
@@ -553,6 +557,7 @@ function setConnection(status) {
     open: "Live",
     closed: "Connection lost: reconnecting…",
     offline: "Offline: waiting for the network…",
+    refused: "Not live: the room closed this table to you.",
   }[status] || status;
 }
 
@@ -594,6 +599,9 @@ async function main() {
     onStatus: (status) => {
       setConnection(status);
       if (status === "open") chat.load(); // what was said while the socket was down
+      // No longer allowed to watch (the host's "no spectators" once the game began):
+      // the socket's error message, in the error box, says why; its chat is closed too.
+      if (status === "refused") $("[data-chat]").hidden = true;
     },
     onError: (message) => showError(errorBox(), new Error(message)),
     onTable: (message) => chat.receive(message),
