@@ -121,12 +121,13 @@ def reminder_times(
 
 def reminder_turn(table: Table) -> dict[str, Any] | None:
     """What names the turn a reminder is for (hand, seat, the clock's deadline), if
-    the table's turn is one that gets reminders: a person's, on a long clock, while
-    the table plays."""
+    the table's turn is one that gets reminders: a person's, on a long clock. A pause
+    keeps it (the turn's clock and its points stand; the clock sends no reminder
+    while the table is paused, ``clock_commands._remind``)."""
     hand, deadline, started = table.hand, table.turn_deadline(), table.turn_started_at
     if hand is None or deadline is None or started is None or hand.seat_to_act is None:
         return None
-    if table.held or deadline - started < REMINDER_MIN_CLOCK:
+    if deadline - started < REMINDER_MIN_CLOCK:
         return None
     return {"hand": table.hands_dealt, "seat": hand.seat_to_act, "turn_due": deadline}
 

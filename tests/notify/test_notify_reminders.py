@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from cardroom.notify.settings import NotifySettings
-from cardroom.service import deadlines, lobby, play
+from cardroom.service import deadlines, lobby, play, table_admin
 from cardroom.service.context import ServiceContext
 from cardroom.service.deadlines import Fired
 from cardroom.service.game_options import GameOptions
@@ -201,6 +201,32 @@ def test_acting_takes_the_pending_reminder_away(
     [look] = fire(ctx, game, start + timedelta(hours=12))
     assert look.deadline_id == moved.id and look.result.notices == ()
     assert reminders_told(ctx) == []
+
+
+def test_a_paused_table_sends_no_reminder_and_goes_on_after_the_pause(
+    ctx: ServiceContext, notify: NotifySettings, clock: FakeClock
+) -> None:
+    start = clock.moment
+    host, guest = players(ctx, "pia", "quin")
+    options = GameOptions(buy_in=10_00, rules={"turn_clock_seconds": DAY})
+    game = lobby.create_game(ctx, host, options).game_id
+    lobby.join(ctx, game, guest)
+    lobby.start(ctx, game, host, source=source(1))
+    look = reminder_row(ctx, game)
+    assert look is not None
+    fire(ctx, game, look.due_at)
+    clock.advance(timedelta(hours=1))
+    table_admin.pause(ctx, host, game, "dinner")
+    half = reminder_row(ctx, game)
+    assert half is not None and half.payload["point"] == "50%"  # kept through the pause
+    [paused] = fire(ctx, game, half.due_at)
+    assert paused.result.notices == () and paused.outcome.startswith("The table is paused")
+    clock.moment = start + timedelta(hours=20)
+    table_admin.resume(ctx, host, game, "back")
+    hour = reminder_row(ctx, game)
+    assert hour is not None and hour.payload["point"] == "1h"
+    [went] = fire(ctx, game, hour.due_at)
+    assert len(went.result.notices) == 1 and reminders_told(ctx) == ["1h"]
 
 
 def test_a_short_clock_has_no_reminder_and_its_bet_costs_the_same(

@@ -84,9 +84,7 @@ def test_0011_adds_the_reminder_kind_and_keeps_every_deadline(empty_database_url
         with pytest.raises(IntegrityError):  # still one pending row per game and kind
             _add_reminder(engine, 10)
         with engine.connect() as c:
-            assert c.execute(text("SELECT reminders FROM notification_settings")).all() == [
-                (None,)
-            ]
+            assert c.execute(text("SELECT reminders FROM notification_settings")).all() == [(None,)]
         indexes = {i["name"] for i in inspect(engine).get_indexes("deadlines")}
         assert {"ix_deadlines_fired_at_due_at", "ix_deadlines_game_id"} <= indexes
         assert migrate.schema_differences(engine) == []

@@ -179,7 +179,9 @@ def _remind(tx: GameTx, deadline: Deadline, source: RandomSource) -> str:
     point = payload.get("point")
     told = ""
     if point is not None:
-        if any(p == point for _, p in times):
+        if table.held:  # the player cannot act: this point passes, the next may not
+            told = f"The table is paused: no reminder at {point} left."
+        elif any(p == point for _, p in times):
             tx.notices += record.reminder_in(tx.session, game, table, str(point), now=tx.now)
             told = f"Reminded the player to act ({point} left)."
         else:
