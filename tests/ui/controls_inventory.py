@@ -36,13 +36,13 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "account | input:checkbox | With a day left": (
         "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
     ),
-    "account | input:checkbox | With 4 hours left": (
+    "account | input:checkbox | With {n} hours left": (
         "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
     ),
     "account | input:checkbox | With an hour left": (
         "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
     ),
-    "account | input:checkbox | With 15 minutes left": (
+    "account | input:checkbox | With {n} minutes left": (
         "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
     ),
     "account | input:checkbox | Four-colour deck (blue diamonds, green clubs)": (
