@@ -6,11 +6,20 @@ pending row per game and kind, moved when its time changes, deleted when no long
 wanted. A deadline whose time has already fired is not written again, so a
 deadline fires once even when the table still reports it (a cash table paused for
 lack of players keeps its past "deal due" time).
+
+Reminders (docs/notifications.md, "Reminders"): on a table whose turn clock is long
+(``REMINDER_MIN_CLOCK`` or more), the player to act's turn also has a ``REMINDER``
+deadline. It is first due ``REMINDER_LOOK`` into the turn, before any reminder point
+can be, so an ordinary bet writes it in the same statements as the turn deadline and
+reads nothing more (the player's chosen points are read only when it fires, and by
+then the player has been away for minutes). Firing it sends the point it names, if
+any, and moves it on to the player's next point (``reminder_times``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,6 +38,102 @@ CANCEL_WAITING_AFTER = timedelta(hours=72)
 # A practice bot acts this long after its turn starts (docs/bots.md): long enough
 # for a person to follow, short enough to keep a practice game moving.
 BOT_THINK_SECONDS = 1.5
+
+# Reminders. A point (a player's choice) is "N%": when that share of the turn's clock
+# is left, or "Nm", "Nh", "Nd": when that much time is left. The room's default is at
+# half the clock and with an hour left.
+DEFAULT_REMINDERS: tuple[str, ...] = ("50%", "1h")
+MAX_REMINDERS = 6
+# A reminder comes at least this long after the turn began (the your-turn notice has
+# just gone), at least this long before the clock runs out (later is no use), and at
+# least this long after the reminder before it (two so close are one).
+REMINDER_GAP = 300.0
+# Clocks shorter than this get no reminders: the your-turn notice and its push come
+# within the first quarter of the clock, and a third message would be noise.
+REMINDER_MIN_CLOCK = 1800
+# When a turn's reminder deadline first fires: before the earliest possible point.
+REMINDER_LOOK = REMINDER_GAP - 60.0
+_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+_LONGEST_LEFT = 14 * 86400  # the longest turn clock a table may have
+
+
+def reminder_point(text: object) -> str:
+    """A reminder point as the room writes it ("50%", "90m", "1h", "2d"), or
+    ValueError with a sentence the player can act on."""
+    if not isinstance(text, str):
+        raise ValueError("A reminder point is text, like 50% or 1h.")
+    spelled = text.strip().lower()
+    number, unit = spelled[:-1], spelled[-1:]
+    if not (number.isdigit() and number.isascii() and len(number) <= 5) or (
+        unit != "%" and unit not in _UNIT_SECONDS
+    ):
+        raise ValueError(
+            f"{text[:20]!r} is not a reminder point: write a share of the clock left "
+            "(50%) or the time left in minutes, hours or days (15m, 1h, 2d)."
+        )
+    count = int(number)
+    if unit == "%":
+        if not 1 <= count <= 99:
+            raise ValueError("A share of the clock left is 1% to 99%.")
+    elif not REMINDER_GAP <= count * _UNIT_SECONDS[unit] <= _LONGEST_LEFT:
+        raise ValueError("A reminder comes 5 minutes to 14 days before the clock runs out.")
+    return f"{count}{unit}"
+
+
+def reminder_points(values: object) -> tuple[str, ...]:
+    """The player's points as the room keeps them: each written the room's way, no
+    repeats, earliest first for a long clock (largest share or time left first)."""
+    if not isinstance(values, list | tuple):
+        raise ValueError('Reminder points are a list, like ["50%", "1h"]; [] for none.')
+    points = {reminder_point(value) for value in values}
+    if len(points) > MAX_REMINDERS:
+        raise ValueError(f"Choose at most {MAX_REMINDERS} reminder points.")
+    # Shares before times, each largest first: a stable order for the settings page.
+    return tuple(sorted(points, key=lambda p: (p[-1] != "%", -_left(p, 100.0))))
+
+
+def _left(point: str, clock: float) -> float:
+    """How long before the clock runs out ``point`` comes, on a ``clock``-second turn."""
+    count, unit = int(point[:-1]), point[-1]
+    return clock * count / 100 if unit == "%" else float(count * _UNIT_SECONDS[unit])
+
+
+def reminder_times(
+    started: float, deadline: float, points: Sequence[str]
+) -> list[tuple[float, str]]:
+    """When the player's ``points`` fall in a turn from ``started`` to ``deadline``
+    (table times), earliest first: each at least ``REMINDER_GAP`` after the start,
+    before the deadline and after the one before it (of two closer than that, the
+    earlier stays). None on a clock under ``REMINDER_MIN_CLOCK``."""
+    clock = deadline - started
+    if clock < REMINDER_MIN_CLOCK:
+        return []
+    wanted = sorted((deadline - _left(point, clock), point) for point in points)
+    kept: list[tuple[float, str]] = []
+    for moment, point in wanted:
+        if moment < started + REMINDER_GAP or moment > deadline - REMINDER_GAP:
+            continue
+        if kept and moment < kept[-1][0] + REMINDER_GAP:
+            continue
+        kept.append((moment, point))
+    return kept
+
+
+def reminder_turn(table: Table) -> dict[str, Any] | None:
+    """What names the turn a reminder is for (hand, seat, the clock's deadline), if
+    the table's turn is one that gets reminders: a person's, on a long clock. A pause
+    keeps it (the turn's clock and its points stand; the clock sends no reminder
+    while the table is paused, ``clock_commands._remind``)."""
+    hand, deadline, started = table.hand, table.turn_deadline(), table.turn_started_at
+    if hand is None or deadline is None or started is None or hand.seat_to_act is None:
+        return None
+    if deadline - started < REMINDER_MIN_CLOCK:
+        return None
+    return {"hand": table.hands_dealt, "seat": hand.seat_to_act, "turn_due": deadline}
+
+
+def same_turn(payload: dict[str, Any], other: dict[str, Any]) -> bool:
+    return all(payload.get(key) == other.get(key) for key in ("hand", "seat", "turn_due"))
 
 
 @dataclass(frozen=True)
@@ -87,6 +192,12 @@ def wanted_deadlines(
         out[DeadlineKind.TURN] = Wanted(
             at(game, turn), {"hand": table.hands_dealt, "seat": table.hand.seat_to_act}
         )
+        remind = reminder_turn(table)
+        if remind is not None:
+            assert table.turn_started_at is not None
+            out[DeadlineKind.REMINDER] = Wanted(
+                at(game, table.turn_started_at + REMINDER_LOOK), remind
+            )
     due = table.deal_due()
     # Paused (by the host, or for lack of players): a hand is dealt on resuming, or
     # as soon as a command finds two who can play.
@@ -155,6 +266,8 @@ def store_deadlines(
             stale.append({"row_id": row_id})
             continue
         kept.add(kind)
+        if kind is DeadlineKind.REMINDER and same_turn(payload, want.payload):
+            continue  # the same turn: its reminder may have moved on to a later point
         if due_at != want.due_at or payload != want.payload:
             moves.append({"row_id": row_id, "new_due_at": want.due_at, "new_payload": want.payload})
     if stale:
@@ -174,3 +287,18 @@ def store_deadlines(
     ]
     if new:
         session.execute(_INSERT_UNLESS_FIRED, new)
+
+
+def store_reminder(session: Session, game: Game, want: Wanted, now: datetime) -> None:
+    """Write the game's next reminder (the clock has just fired the one before, so
+    none is pending): unless one at that time has fired already."""
+    session.execute(
+        _INSERT_UNLESS_FIRED,
+        {
+            "game_id": game.id,
+            "kind": DeadlineKind.REMINDER,
+            "due_at": want.due_at,
+            "payload": want.payload,
+            "created_at": now,
+        },
+    )

@@ -202,6 +202,7 @@ class DeadlineKind(enum.StrEnum):
     CONTINUE = "continue"  # the review between hands is over: deal
     CANCEL_WAITING = "cancel_waiting"  # 72 hours without activity before the start
     BLIND_LEVEL = "blind_level"  # a blind level by minutes begins (the next hand plays it)
+    REMINDER = "reminder"  # remind the player to act on a long clock (migration 0011)
 
 
 MAX_SEAT = 10

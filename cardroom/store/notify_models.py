@@ -13,7 +13,7 @@ import enum
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from cardroom.store.base import Base, enum_column
@@ -64,6 +64,10 @@ class NotificationSettings(Base):
     updated_at: Mapped[datetime]
     last_push_at: Mapped[datetime | None]
     last_email_at: Mapped[datetime | None]
+    # When to remind the player before a long turn clock runs out ("50%", "1h"...:
+    # ``cardroom.service.schedule.reminder_points``); None: the room's default, []:
+    # never (migration 0011).
+    reminders: Mapped[list[str] | None] = mapped_column(JSON)
 
 
 class PushSubscription(Base):
@@ -94,6 +98,15 @@ class Notice(Base):
         UniqueConstraint("user_id", "dedupe_key", name="uq_notices_user_id_dedupe_key"),
         # A player's list pages newest first.
         Index("ix_notices_user_id_id", "user_id", "id"),
+        # A player's unread notices of one game: a new turn notice supersedes the
+        # older unread ones (migration 0011).
+        Index(
+            "ix_notices_unread",
+            "user_id",
+            "game_id",
+            sqlite_where=text("read_at IS NULL"),
+            postgresql_where=text("read_at IS NULL"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

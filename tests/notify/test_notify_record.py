@@ -23,11 +23,11 @@ from cardroom.service import lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Notice, PlayResult
-from cardroom.service.notices import choices
+from cardroom.service.notices import choices, inbox
 from cardroom.service.notices import record as outbox
 from cardroom.service.notices.choices import Preferences
 from cardroom.store.notify_models import Notice as NoticeRow
-from cardroom.store.notify_models import NoticeDelivery
+from cardroom.store.notify_models import NoticeDelivery, NoticeKind
 from tests.conftest import FakeClock
 from tests.notify.conftest import RoomNotify
 from tests.notify.receivers import PushReceiver
@@ -112,14 +112,39 @@ def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
 def test_a_command_that_calls_for_no_notice_sends_nothing(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game, _alice, _bob = heads_up(ctx, seed=1)
+    game, alice, bob = heads_up(ctx, seed=1)
+    for player in (alice, bob):  # the start's notices, read at the table
+        for seen in inbox.list_notices(ctx, player, notify=notify).notices:
+            inbox.mark_read(ctx, player, seen.id, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         results = []
         while to_act(ctx, game) is not None:  # checked down: the last action ends the hand
             results.append(act(ctx, game))
+            for notice in results[-1].notices:  # as the open table page does
+                inbox.mark_read(ctx, notice.user_id, notice.id, notify=notify)
     [*_turns, last] = results
     assert last.notices == () and "HandEnded" in [e.kind for e in last.events]
     assert sent == ["INSERT INTO notices"] * (len(results) - 1)
+
+
+def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, alice, bob = heads_up(ctx, seed=1)
+    act(ctx, game)  # bob's turn; his notice is left unread (no page open)
+    act(ctx, game)  # the flop: bob first again, heads up; the older one is superseded
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        [turn] = act(ctx, game).notices  # alice's: her unread one from the deal goes
+    assert turn.user_id == alice
+    assert sent == ["INSERT INTO notices", "UPDATE notices SET"]
+    unread = [n for n in inbox.list_notices(ctx, alice, notify=notify).notices if not n.read_at]
+    assert [n.id for n in unread if n.kind is NoticeKind.YOUR_TURN] == [turn.id]
+    # bob reads his; his next turn notice then has nothing to supersede: one statement.
+    for notice in inbox.list_notices(ctx, bob, notify=notify).notices:
+        inbox.mark_read(ctx, bob, notice.id, notify=notify)
+    with sent_by_notices_in(ctx, monkeypatch) as sent:
+        [turn] = act(ctx, game).notices
+    assert turn.user_id == bob and sent == ["INSERT INTO notices"]
 
 
 def test_asking_again_after_the_fact_is_one_read(
@@ -141,6 +166,8 @@ def test_asking_again_after_the_fact_is_one_read(
 # no delivery. alice keeps the defaults; bob turned the page's notices off and email
 # on; carol has Web Push on with a browser subscribed.
 PLAYED = Path(__file__).with_name("played_hand_notices.json")
+# Since 2026-12-02 a turn notice marks the player's older unread one at the game read
+# (one unread turn notice per game): the rows' last field, when, was null before.
 
 
 def played(
@@ -231,7 +258,7 @@ def played(
                 words(r.body),
                 data(r.data),
                 seconds(r.created_at),
-                r.read_at,
+                seconds(r.read_at),  # superseded by the player's next turn notice there
             )
             for r in session.scalars(select(NoticeRow).order_by(NoticeRow.id))
         ]

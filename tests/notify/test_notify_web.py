@@ -76,6 +76,7 @@ def test_settings_start_with_the_defaults(client: TestClient, alice: Who) -> Non
         "email_address": None,
         "email_available": False,
         "push_subscriptions": 0,
+        "reminders": ["50%", "1h"],
     }
 
 
@@ -99,7 +100,12 @@ def test_settings_are_replaced_and_email_needs_a_server_and_an_address(
     app.state.notify = replace(notify, smtp_host="mail.example.org")
     response = client.put(SETTINGS, json=wanted, headers=alice[1])
     assert response.status_code == 200
-    assert response.json() == {**wanted, "email_available": True, "push_subscriptions": 0}
+    assert response.json() == {
+        **wanted,
+        "email_available": True,
+        "push_subscriptions": 0,
+        "reminders": ["50%", "1h"],  # left out: kept
+    }
     assert client.get(SETTINGS, headers=alice[1]).json() == response.json()
     no_address = {**wanted, "email_address": None}
     message = assert_refused(
@@ -136,6 +142,31 @@ BAD_SETTINGS: list[tuple[Any, str]] = [
     ),
     ([], "must be a JSON object"),
 ]
+
+
+CHANNELS = {"in_app": True, "browser": True, "web_push": False, "email": False}
+
+
+def test_reminder_points_are_replaced_kept_or_refused_with_a_sentence(
+    client: TestClient, alice: Who
+) -> None:
+    response = client.put(SETTINGS, json={**CHANNELS, "reminders": ["1H", "25%"]}, headers=alice[1])
+    assert response.status_code == 200 and response.json()["reminders"] == ["25%", "1h"]
+    kept = client.put(SETTINGS, json={**CHANNELS, "reminders": None}, headers=alice[1])
+    assert kept.json()["reminders"] == ["25%", "1h"]
+    none = client.put(SETTINGS, json={**CHANNELS, "reminders": []}, headers=alice[1])
+    assert none.json()["reminders"] == []
+    for points, words in [
+        (["soon"], "is not a reminder point"),
+        (["100%"], "1% to 99%"),
+        (["1m"], "5 minutes to 14 days"),
+        (["1%", "2%", "3%", "4%", "5%", "6%", "7%"], "at most 6"),
+        ("50%", "should be a valid list"),
+        ([50], "must be text"),
+    ]:
+        response = client.put(SETTINGS, json={**CHANNELS, "reminders": points}, headers=alice[1])
+        assert words in assert_refused(response, 422, "invalid_input"), points
+    assert client.get(SETTINGS, headers=alice[1]).json()["reminders"] == []  # nothing changed
 
 
 def test_bad_settings_are_refused_with_a_sentence(client: TestClient, alice: Who) -> None:

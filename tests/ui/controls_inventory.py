@@ -27,6 +27,24 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "account | input:checkbox | By email": (
         "ui/test_ui_account_history.py::test_browser_notifications_and_email_are_saved_or_refused",
     ),
+    "account | input:checkbox | When half the clock is left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
+    "account | input:checkbox | When a quarter of the clock is left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
+    "account | input:checkbox | With a day left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
+    "account | input:checkbox | With {n} hours left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
+    "account | input:checkbox | With an hour left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
+    "account | input:checkbox | With {n} minutes left": (
+        "ui/test_ui_reminders.py::test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server",
+    ),
     "account | input:checkbox | Four-colour deck (blue diamonds, green clubs)": (
         "ui/test_ui_pages.py::test_account_history_and_rules",
     ),

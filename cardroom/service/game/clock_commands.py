@@ -1,7 +1,7 @@
 """The clock's commands: what a due deadline does to its table (the turn clock acts
 or a practice bot takes its turn, the review ends and a hand is dealt, a waiting game
-is cancelled, a blind level is announced), through the same table commands a
-player's request uses.
+is cancelled, a blind level is announced, the player to act on a long clock is
+reminded), through the same table commands a player's request uses.
 
 A deadline fires exactly once: ``Claim.take`` is the command's guard, run by the
 pipeline right after the game's lock and before anything else, and it marks the row
@@ -25,7 +25,16 @@ from cardroom.service.game.commands import Command, apply_action, cancel_table, 
 from cardroom.service.game.who import CLOCK
 from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.game_tx import GameTx
-from cardroom.service.schedule import CANCEL_WAITING_AFTER
+from cardroom.service.notices import choices, record
+from cardroom.service.schedule import (
+    CANCEL_WAITING_AFTER,
+    Wanted,
+    at,
+    reminder_times,
+    reminder_turn,
+    same_turn,
+    store_reminder,
+)
 from cardroom.store.models import REASON_MAX_LENGTH, Deadline, DeadlineKind
 from cardroom.table import TableStatus
 
@@ -153,9 +162,42 @@ def _blind_level(tx: GameTx, deadline: Deadline, source: RandomSource) -> str:
     return f"Blind level {payload['level']} from the next hand."
 
 
+def _remind(tx: GameTx, deadline: Deadline, source: RandomSource) -> str:
+    """Remind the player to act of the point the deadline names, if it is still one
+    of theirs, and move the reminder on to their next point. The table is not
+    changed (no version, no event: a reminder must not make the player's next
+    command stale); the notice goes on the command's answer like any other."""
+    table, game, payload = tx.table, tx.game, deadline.payload
+    turn = reminder_turn(table)
+    if turn is None or not same_turn(payload, turn):
+        return "The turn is over."  # a move would have taken it away; said for safety
+    assert table.hand is not None and table.turn_started_at is not None
+    player = table.hand_players[table.hand.seat_to_act or 0]
+    times = reminder_times(
+        table.turn_started_at, float(turn["turn_due"]), choices.reminders_for(tx.session, player)
+    )
+    point = payload.get("point")
+    told = ""
+    if point is not None:
+        if table.held:  # the player cannot act: this point passes, the next may not
+            told = f"The table is paused: no reminder at {point} left."
+        elif any(p == point for _, p in times):
+            tx.notices += record.reminder_in(tx.session, game, table, str(point), now=tx.now)
+            told = f"Reminded the player to act ({point} left)."
+        else:
+            told = f"The player no longer wants a reminder at {point} left."
+    later = [(t, p) for t, p in times if at(game, t) > tx.now]
+    if not later:
+        return told or "No reminder left to send in this turn."
+    moment, following = later[0]
+    store_reminder(tx.session, game, Wanted(at(game, moment), {**turn, "point": following}), tx.now)
+    return f"{told} Next reminder at {following} left.".strip()
+
+
 _HANDLERS: dict[DeadlineKind, Callable[[GameTx, Deadline, RandomSource], str]] = {
     DeadlineKind.TURN: _time_out,
     DeadlineKind.CONTINUE: _deal_due,
     DeadlineKind.CANCEL_WAITING: _cancel_waiting,
     DeadlineKind.BLIND_LEVEL: _blind_level,
+    DeadlineKind.REMINDER: _remind,
 }

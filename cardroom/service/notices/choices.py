@@ -1,6 +1,7 @@
 """The player's choices: which channels carry their notices (in the app, the open
-page's system notification, Web Push, email), the settings row that holds them and
-the delivery worker locks, and the browsers subscribed to Web Push.
+page's system notification, Web Push, email), when to be reminded before a long turn
+clock runs out, the settings row that holds them and the delivery worker locks, and
+the browsers subscribed to Web Push.
 
 ``settings_of`` is the room's notification settings (``NotifySettings``) when a
 caller passes none: the environment's."""
@@ -8,6 +9,7 @@ caller passes none: the environment's."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,6 +27,7 @@ from cardroom.notify.webpush import (
 )
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict, InvalidInput
+from cardroom.service.schedule import DEFAULT_REMINDERS, reminder_points
 from cardroom.service.users import active_user
 from cardroom.store.notify_models import (
     NotificationSettings,
@@ -44,6 +47,9 @@ class Preferences:
     web_push: bool = False
     email: bool = False
     email_address: str | None = None
+    # Before a long turn clock runs out ("50%": half of it left, "1h": an hour left);
+    # () for no reminders. They go on the channels above.
+    reminders: tuple[str, ...] = DEFAULT_REMINDERS
 
 
 DEFAULTS = Preferences()
@@ -72,7 +78,34 @@ def _insert(session: Session, model: Any) -> Any:
 def preferences_of(row: NotificationSettings | None) -> Preferences:
     if row is None:
         return DEFAULTS
-    return Preferences(row.in_app, row.browser, row.web_push, row.email, row.email_address)
+    return Preferences(
+        row.in_app,
+        row.browser,
+        row.web_push,
+        row.email,
+        row.email_address,
+        reminders_of(row.reminders),
+    )
+
+
+def reminders_of(stored: object) -> tuple[str, ...]:
+    """The points a settings row keeps: None is the room's default. A stored value
+    the room cannot read (written by hand) counts as the default, not as an error
+    in the middle of a clock's work."""
+    if stored is None:
+        return DEFAULT_REMINDERS
+    try:
+        return reminder_points(stored)
+    except ValueError:
+        return DEFAULT_REMINDERS
+
+
+def reminders_for(session: Session, user_id: int) -> tuple[str, ...]:
+    """The player's reminder points: one read of their settings row."""
+    stored = session.execute(
+        select(NotificationSettings.reminders).where(NotificationSettings.user_id == user_id)
+    ).first()
+    return DEFAULT_REMINDERS if stored is None else reminders_of(stored[0])
 
 
 def settings_row(session: Session, user_id: int, now: datetime) -> NotificationSettings:
@@ -111,11 +144,21 @@ def set_preferences(
     user_id: int,
     prefs: Preferences,
     *,
+    reminders: Sequence[str] | None = None,
     notify: NotifySettings | None = None,
 ) -> Preferences:
     """Replace the player's channels. Email needs an address (kept when email is
-    turned off, so turning it back on is one switch) and a room with a mail server."""
+    turned off, so turning it back on is one switch) and a room with a mail server.
+    ``reminders``: the new reminder points ([] for none); None keeps them. A turn
+    under way goes by them from its next reminder: one that is no longer chosen is
+    not sent."""
     settings = settings_of(notify)
+    points: tuple[str, ...] | None = None
+    if reminders is not None:
+        try:
+            points = reminder_points(reminders)
+        except ValueError as bad:
+            raise InvalidInput(str(bad)) from None
     address = prefs.email_address
     if address is not None:
         address = address.strip() or None
@@ -136,6 +179,8 @@ def set_preferences(
         row.web_push = bool(prefs.web_push)
         row.email = bool(prefs.email)
         row.email_address = address
+        if points is not None:
+            row.reminders = list(points)
         row.updated_at = now
         return preferences_of(row)
 

@@ -7,7 +7,10 @@ writes; ``cardroom.service.notices.record`` records what this decides.
   at it. The turn is the table's as it is at the end of the command;
 - *game started*, for the players of a ``GameStarted``;
 - *game ended*, for a tournament's players (their place and prize) and for the
-  players refunded by a cancellation (the reason and the refund).
+  players refunded by a cancellation (the reason and the refund);
+- a *reminder* of a turn on a long clock (``reminder``: the clock's reminder
+  deadline asks for it, no event occasions it): a "your turn" notice again, keyed by
+  the turn and the point, with the time left.
 
 **Adding a notice** is one function in this file: a ``Decider`` that turns the
 events of one kind into ``Draft``s (its words go in ``cardroom.notify.messages``, a
@@ -35,6 +38,7 @@ from cardroom.store.notify_models import (
     NoticeKind,
 )
 from cardroom.table import Table
+from cardroom.table.durations import spoken
 
 # The events after which the player to act may have changed: the deal (blinds, hole
 # cards), a street, an action. The last of them in a hand started the current turn.
@@ -260,4 +264,37 @@ def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
         hand_id=turn.hand_id,
         turn_seq=turn.turn_seq,
         due_at=due_at,
+    )
+
+
+def reminder(
+    session: Session,
+    game: Game,
+    table: Table,
+    point: str,
+    *,
+    now: datetime,
+    hand_id: int | None = None,
+) -> Draft | None:
+    """A reminder of the turn under way at ``point`` ("50%", "1h"), at ``now``: the
+    your-turn notice's words and facts, titled with the time left, and keyed by the
+    turn and the point, so each point of a turn is told once however often it is
+    asked."""
+    turn = current_turn(session, game, table, hand_id=hand_id)
+    deadline = table.turn_deadline()
+    if turn is None or deadline is None:
+        return None
+    draft = _your_turn(game, table, turn)
+    # Said in whole minutes: a clock that fires a second late still says "1 hour".
+    left = max(60, round((at(game, deadline) - now).total_seconds() / 60) * 60)
+    text = Text(f"Reminder: {spoken(left)} left in game {game.id}", draft.text.body)
+    return Draft(
+        draft.user_id,
+        NoticeKind.YOUR_TURN,
+        f"remind:{game.id}:{turn.hand_id}:{turn.turn_seq}:{point}",
+        text,
+        {**draft.data, "reminder": point, "left_seconds": left},
+        hand_id=turn.hand_id,
+        turn_seq=turn.turn_seq,
+        due_at=draft.due_at,
     )

@@ -18,6 +18,12 @@ records and returns nothing).
 A notice for Web Push or email adds ``notice_deliveries`` rows, due
 ``NotifySettings.delay_seconds`` after the notice (less for a short turn clock): a
 player at the table acts first, and the turn is over by then.
+
+One unread turn notice per player per game: a new "your turn" (or a reminder, which
+is one) marks the player's older unread ones at that game read, so a player away from
+the table finds one notice, the newest, not one per street. The insert's
+``RETURNING`` says whether there is any (a page open at the table marks each one read
+as it comes): only then does the update go.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 from typing import cast as type_cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, exists, false, func, insert, select, true
+from sqlalchemy import bindparam, exists, false, func, insert, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -44,6 +50,7 @@ from cardroom.store.notify_models import (
     Channel,
     DeliveryStatus,
     NoticeDelivery,
+    NoticeKind,
     NotificationSettings,
     PushSubscription,
 )
@@ -89,6 +96,25 @@ def notices_in(
     if not drafts:
         return []
     return _store(session, game.id, drafts, settings_of(notify), now, fresh=fresh)
+
+
+def reminder_in(
+    session: Session,
+    game: Game,
+    table: Table,
+    point: str,
+    *,
+    now: datetime,
+    notify: NotifySettings | None = None,
+) -> list[Notice]:
+    """Record the reminder at ``point`` of the turn under way, in the clock's
+    transaction that holds the game's row; the new notice, or none (told already,
+    the player suspended, nobody to act)."""
+    draft = decide.reminder(session, game, table, point, now=now, hand_id=game.hand_id)
+    if draft is None:
+        return []
+    # Fresh: the clock fires each reminder deadline once; the insert is the test.
+    return _store(session, game.id, [draft], settings_of(notify), now, fresh=1)
 
 
 def on_game_change(
@@ -180,7 +206,12 @@ def _store(
             # A suspended player (who cannot act on anything we would say), or
             # one told just now by another process.
             continue
-        notice_id, in_app, browser, web_push, email, email_address, subscribed = recorded
+        notice_id, in_app, browser, web_push, email, email_address, subscribed, older = recorded
+        if older and draft.kind is NoticeKind.YOUR_TURN:
+            session.execute(
+                _SUPERSEDE,
+                {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
+            )
         wanted = []
         if web_push and subscribed:
             wanted.append(Channel.WEB_PUSH)
@@ -235,6 +266,26 @@ _TOLD = select(_NOTICES.c.user_id, _NOTICES.c.dedupe_key).where(
     _NOTICES.c.dedupe_key.in_(bindparam("keys", expanding=True)),
 )
 
+
+def _older_unread(notices: Any, user: str, game: str) -> tuple[Any, ...]:
+    """The player's unread turn notices at the game (by ``ix_notices_unread``), the
+    player and the game given by the parameters named ``user`` and ``game``."""
+    return (
+        notices.c.user_id == bindparam(user),
+        notices.c.game_id == bindparam(game),
+        notices.c.kind == NoticeKind.YOUR_TURN,
+        notices.c.read_at.is_(None),
+    )
+
+
+# In the insert's RETURNING, under another name: not the row being inserted.
+_OLDER = _NOTICES.alias("older")
+_SUPERSEDE = (
+    update(_NOTICES)
+    .where(*_older_unread(_NOTICES, "player", "game"), _NOTICES.c.id != bindparam("new_id"))
+    .values(read_at=bindparam("now"))
+)
+
 _RECORDED = [
     *("user_id", "kind", "game_id", "hand_id", "turn_seq", "dedupe_key"),
     *("title", "body", "data", "created_at"),
@@ -256,8 +307,9 @@ def _record_statement(dml: Any) -> Any:
     """``INSERT INTO notices ... SELECT`` from the player's row if they are not
     suspended, ``ON CONFLICT DO NOTHING`` on ``(user_id, dedupe_key)``, ``RETURNING``
     the id and what the player chose: the channels in ``Preferences`` order and
-    whether a browser is subscribed. No row back: nothing recorded (a suspended or
-    unknown player, or a notice told already)."""
+    whether a browser is subscribed, and whether the player has an older unread turn
+    notice at the game (this one has another key). No row back: nothing recorded (a
+    suspended or unknown player, or a notice told already)."""
     values = select(*(bindparam(name, type_=_NOTICES.c[name].type) for name in _RECORDED)).where(
         _USERS.c.id == bindparam("user_id"), _USERS.c.suspended.is_(false())
     )
@@ -273,6 +325,10 @@ def _record_statement(dml: Any) -> Any:
             _setting(_SETTINGS.c.email, DEFAULTS.email),
             _setting(_SETTINGS.c.email_address, None),
             exists().where(_BROWSERS.c.user_id == bindparam("user_id")),
+            exists().where(
+                *_older_unread(_OLDER, "user_id", "game_id"),
+                _OLDER.c.dedupe_key != bindparam("dedupe_key"),
+            ),
         )
     )
 

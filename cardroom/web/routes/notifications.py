@@ -31,6 +31,7 @@ from cardroom.service.game_records import Notice
 from cardroom.service.notices import choices, inbox
 from cardroom.service.notices.choices import Preferences
 from cardroom.service.notices.inbox import NoticePage
+from cardroom.service.schedule import MAX_REMINDERS
 from cardroom.store.notify_models import NoticeKind
 from cardroom.web.deps import ContextDep, CurrentUser, current_user
 from cardroom.web.errors import Unavailable, documented
@@ -80,6 +81,20 @@ class NotificationSettingsIn(_In):
         description="Where email goes; kept when email is off. Null or empty: none.",
         examples=["alice@example.com"],
     )
+    reminders: (
+        Annotated[
+            list[Annotated[StrictStr, Field(max_length=20)]],
+            Field(max_length=MAX_REMINDERS),
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description="When to be reminded before a turn clock of 30 minutes or more runs "
+        'out: "N%" when that share of the clock is left (1 to 99), "Nm", "Nh" or "Nd" '
+        "when that much time is left (5 minutes to 14 days); [] for no reminders. "
+        "Left out or null: kept as they are.",
+        examples=[["50%", "1h"]],
+    )
 
 
 class NotificationSettingsOut(BaseModel):
@@ -90,6 +105,11 @@ class NotificationSettingsOut(BaseModel):
     email_address: str | None
     email_available: bool = Field(description="Whether this room has a mail server.")
     push_subscriptions: int = Field(description="Browsers subscribed to Web Push.")
+    reminders: list[str] = Field(
+        description="When the player is reminded before a long turn clock runs out, "
+        'earliest first on a long clock ("50%": half of it left, "1h": an hour left); '
+        '[] for never. Until changed: ["50%", "1h"].'
+    )
 
 
 class VapidPublicKeyOut(BaseModel):
@@ -148,7 +168,8 @@ class NoticeOut(BaseModel):
     body: str
     url: str = Field(description="The game's page, as a path on this room.")
     data: dict[str, Any] = Field(
-        description="your_turn: hand, street, to_call, pot, due_at; game_ended: result "
+        description="your_turn: hand, street, to_call, pot, due_at, and for a reminder "
+        "also reminder (the point, e.g. 50%) and left_seconds; game_ended: result "
         "(finished or cancelled), place and prize, or reason and refund."
     )
     created_at: datetime
@@ -188,6 +209,7 @@ def _settings_out(
         email_address=prefs.email_address,
         email_available=notify.email_enabled,
         push_subscriptions=choices.browser_count(ctx, user_id),
+        reminders=list(prefs.reminders),
     )
 
 
@@ -207,7 +229,8 @@ def put_settings(
 ) -> NotificationSettingsOut:
     """Replace the player's channels. Email needs an address (422 without one) and a
     room with a mail server (409 without one). Web Push also needs a subscribed
-    browser (``POST /api/me/push-subscriptions``)."""
+    browser (``POST /api/me/push-subscriptions``). ``reminders`` left out keeps the
+    player's reminder points; a point the room cannot read is a 422 that says why."""
     prefs = Preferences(
         in_app=body.in_app,
         browser=body.browser,
@@ -215,7 +238,7 @@ def put_settings(
         email=body.email,
         email_address=body.email_address,
     )
-    saved = choices.set_preferences(ctx, user.id, prefs, notify=notify)
+    saved = choices.set_preferences(ctx, user.id, prefs, reminders=body.reminders, notify=notify)
     return _settings_out(ctx, user.id, saved, notify)
 
 

@@ -53,6 +53,7 @@ function showSettings(settings) {
   const form = $("[data-notify-form]");
   for (const name of ["in_app", "browser", "web_push", "email"]) form.elements[name].checked = Boolean(settings[name]);
   form.elements.email_address.value = settings.email_address || "";
+  showReminders(form, settings.reminders || []);
   form.elements.web_push.disabled = !pushSupported();
   form.elements.email.disabled = !settings.email_available && !settings.email;
   const notes = [turnNotificationState()];
@@ -60,6 +61,27 @@ function showSettings(settings) {
   else if (settings.push_subscriptions) notes.push(`Web Push goes to ${settings.push_subscriptions} browser(s).`);
   if (!settings.email_available) notes.push("This room has no mail server, so it sends no email.");
   $("[data-permission]").textContent = notes.join(" ");
+}
+
+// Reminder points the page has no box for (set through the API) are kept as they are.
+function reminderBoxes(form) {
+  return [...form.querySelectorAll("input[name=reminder]")];
+}
+
+function showReminders(form, points) {
+  const boxes = reminderBoxes(form);
+  for (const box of boxes) box.checked = points.includes(box.value);
+  const offered = new Set(boxes.map((box) => box.value));
+  const others = points.filter((point) => !offered.has(point));
+  const note = form.querySelector("[data-reminder-note]");
+  note.dataset.others = JSON.stringify(others);
+  note.textContent = "Reminders come on the channels above; none closer than 5 minutes to another, to the start of your turn or to its end."
+    + (others.length ? ` Also kept, as set elsewhere: ${others.join(", ")} left.` : "");
+}
+
+function wantedReminders(form) {
+  const others = JSON.parse(form.querySelector("[data-reminder-note]").dataset.others || "[]");
+  return [...reminderBoxes(form).filter((box) => box.checked).map((box) => box.value), ...others];
 }
 
 async function setUpNotifications() {
@@ -71,6 +93,7 @@ async function setUpNotifications() {
     if (error.status === 404) {
       $("[data-notify-unavailable]").hidden = false;
       $("[data-notify-fields]").hidden = true;
+      $("[data-reminder-fields]").hidden = true;
       form.querySelector("button[type=submit]").hidden = true;
       return;
     }
@@ -87,6 +110,7 @@ async function setUpNotifications() {
       web_push: form.elements.web_push.checked,
       email: form.elements.email.checked,
       email_address: form.elements.email_address.value.trim() || null,
+      reminders: wantedReminders(form),
     };
     try {
       if (wanted.browser && permission() === "default") await askPermission();
