@@ -8,6 +8,7 @@ contexts (separate cookie jars: separate players). Screenshots go to artifacts/u
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from tests.servers import free_port, started
+from tests.ui import kit
 
 ADMIN = "boss"
 ADMIN_PASSWORD = "correct horse"
@@ -104,3 +106,15 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def close_what_the_test_opened() -> Iterator[None]:
+    """Close the browser contexts the test opened (``kit.OPENED``), not those of a
+    module's fixtures, which were opened before this fixture starts."""
+    before = len(kit.OPENED)
+    yield
+    for context in kit.OPENED[before:]:
+        with contextlib.suppress(Exception):  # closed by the test already
+            context.close()
+    del kit.OPENED[before:]

@@ -13,6 +13,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, exp
 
 PASSWORD = "correct horse"
 _names = itertools.count(1)
+# Every browser context ``open_player`` made, so that tests/ui/conftest.py closes
+# those a test opened when it ends: a context left open keeps its page running (its
+# sockets reconnecting, its animations drawn) in a browser that lives for the
+# worker's whole run, and a dozen such pages took a core of the suite's two.
+OPENED: list[BrowserContext] = []
 
 
 def unique_name(prefix: str) -> str:
@@ -54,6 +59,7 @@ def open_player(
     browser: Browser, name: str, *, viewport: ViewportSize | None = None, **options: Any
 ) -> Player:
     context = browser.new_context(viewport=viewport or {"width": 1280, "height": 800}, **options)
+    OPENED.append(context)
     page = context.new_page()
     errors: list[str] = []
     # Exceptions, console errors and server errors are failures. A refusal (4xx) is
