@@ -10,7 +10,7 @@ runs them, and times each part in CPU time with the SQL statements it sends:
 - answer: the command's events for the actor and the ``result`` message a socket
   command answers with (``ChangeViews.events``, ``game_answers.result_text``);
 - broadcast: the change from the command's transaction (``game_views.change_of``,
-  shared by its viewers as ``game_views.ChangeViews``) and the two players' updates,
+  shared by its viewers as ``change_views.ChangeViews``) and the two players' updates,
   written as their sockets send them (``events_text``, ``snapshot_text``);
 - read elsewhere: what another server process pays instead to read the change
   (``game_views.change_after``), once per change.
@@ -45,7 +45,15 @@ from sqlalchemy import create_engine, event, make_url, text
 
 from cardroom.config import Settings
 from cardroom.deck import SeededRandomSource
-from cardroom.service import accounts, game_details, game_options, game_views, lobby, play
+from cardroom.service import (
+    accounts,
+    change_views,
+    game_details,
+    game_options,
+    game_views,
+    lobby,
+    play,
+)
 from cardroom.service.context import ServiceContext
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.migrate import upgrade
@@ -178,7 +186,7 @@ def run(url: str, hands: int, table: str) -> dict[str, Any]:
         commands += 1
         change = meter("broadcast", lambda r=result: game_views.change_of(r, names))
         assert change is not None, [e.kind for e in result.events]
-        views = game_views.ChangeViews(change)
+        views = change_views.ChangeViews(change)
         meter(
             "answer",
             lambda r=result, p=player, v=views: result_text(
@@ -186,7 +194,7 @@ def run(url: str, hands: int, table: str) -> dict[str, Any]:
             ),
         )
 
-        def broadcast(views: game_views.ChangeViews = views) -> None:
+        def broadcast(views: change_views.ChangeViews = views) -> None:
             for user in users:
                 update = views.update(user, sent[user], ctx.now())
                 if update.events:

@@ -32,6 +32,11 @@ from cardroom.store.ledger import HOUSE
 from cardroom.store.models import LedgerAccount
 from cardroom.store.schema import metadata
 
+# Every table the committer kept decoded between commands is compared with the
+# stored state, decoded afresh, when it is taken (cardroom.service.kept_tables): in
+# this process and in the servers the tests start, which inherit it.
+os.environ["CARDROOM_CHECK_KEPT_TABLES"] = "1"
+
 POSTGRES_ADMIN_URL = os.environ.get(
     "CARDROOM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 )

@@ -77,6 +77,9 @@ class AfterCommit:
     hand_id: int | None  # the row id of ``table.hand``, if this command touched it
     last_seq: int  # the game's last event number
     next_due: datetime | None = None  # the game's soonest deadline now, if any
+    # The committer keeps ``table`` decoded for the game's next command, which will
+    # change it: the views made of it are sealed before then (``change_views``).
+    kept: bool = False
 
 
 @dataclass(frozen=True)

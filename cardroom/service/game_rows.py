@@ -46,6 +46,14 @@ _GAMES = cast(SqlTable, Game.__table__)
 # ``FOR UPDATE`` serialises commands on PostgreSQL; SQLite's dialect leaves it out
 # (``BEGIN IMMEDIATE`` has serialised the whole transaction already).
 _LOCK_GAME = select(_GAMES).where(_GAMES.c.id == bindparam("game_id")).with_for_update()
+# The same without the table's state, for a command whose table this process kept
+# decoded (``cardroom.service.game.kept_tables``): the state is neither sent by the
+# database nor decoded from JSON.
+_LOCK_GAME_ROW = (
+    select(*(column for column in _GAMES.c if column.key != "state"))
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .with_for_update()
+)
 # Every column a command may change, always all of them: one statement the cache
 # compiles once, and the rarely changed ones (started_at, ended_at, hand_id) cost
 # next to nothing beside ``state``.
@@ -65,15 +73,17 @@ _SAVE_GAME = (
 )
 
 
-def lock_game(session: Session, game_id: int) -> Game:
+def lock_game(session: Session, game_id: int, *, with_state: bool = True) -> Game:
     """The game's row, locked until the transaction ends, as a ``Game`` outside the
-    session's unit of work (written back only by ``write_game``)."""
+    session's unit of work (written back only by ``write_game``). Without its state
+    (``with_state=False``), ``state`` is None until the command saves it."""
     if type(game_id) is not int:
         raise GameNotFound("There is no such game.")
-    row = session.execute(_LOCK_GAME, {"game_id": game_id}).first()
+    lock = _LOCK_GAME if with_state else _LOCK_GAME_ROW
+    row = session.execute(lock, {"game_id": game_id}).first()
     if row is None:
         raise GameNotFound(f"There is no game {game_id}.")
-    game = Game(**row._mapping)
+    game = Game(**row._mapping) if with_state else Game(**row._mapping, state=None)
     make_transient_to_detached(game)  # a stored row, not a new one to insert
     return game
 

@@ -56,6 +56,7 @@ from cardroom.service.game_money import move_money
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.game_rows import lock_game, status_of, write_game
 from cardroom.service.hand_rows import DECK_COMMITTED, hand_row, new_hand_row
+from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
 from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
@@ -126,12 +127,33 @@ class GameTx:
             # unit of work would write the same changes a second time.
             self.session.expunge(self.game)
 
+    # The table came from this process's kept tables and goes back there once
+    # committed (``kept_tables``): ``result`` says so.
+    kept: bool = False
+
     @classmethod
     def open(
-        cls, session: Session, game_id: int, now: datetime, actor_id: int | None = None
+        cls,
+        session: Session,
+        game_id: int,
+        now: datetime,
+        actor_id: int | None = None,
+        *,
+        kept: KeptTables | None = None,
     ) -> GameTx:
-        game = lock_game(session, game_id)
-        tx = cls(session, game, table_from_dict(game.state), now, actor_id)
+        """Lock the game's row and load its table: from ``kept`` if it holds the
+        table at the row's version (the state is then not even read), else decoded
+        from the stored state."""
+        table: Table | None = None
+        if kept is not None:
+            game = lock_game(session, game_id, with_state=False)
+            table = kept.at(game_id, game.version)
+            if table is not None and check_kept_tables():
+                check_kept(session, game_id, table)
+        if table is None:
+            game = lock_game(session, game_id)
+            table = table_from_dict(game.state)
+        tx = cls(session, game, table, now, actor_id, kept=kept is not None)
         tx._seating = tx._seating_now()  # every save left game_players matching it
         return tx
 
@@ -225,6 +247,7 @@ class GameTx:
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,
                 self.next_due,
+                self.kept,
             ),
         )
 

@@ -10,7 +10,7 @@ game's creation) hold no card and pass as they are.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -25,9 +25,6 @@ from cardroom.service.game_details import (
     GameMoment,
     detail_of,
     game_detail,
-    public_detail,
-    sees_more,
-    spectators_hand,
 )
 from cardroom.service.game_errors import GameNotFound, NotSeated
 from cardroom.service.game_records import GameDetail, GameRow, PlayResult, StoredEvent
@@ -96,7 +93,7 @@ def _hand_seats(
     return seats
 
 
-def _viewer_seats(
+def viewer_seats(
     hand_seats: Mapping[int, Mapping[int, int]], viewer_id: int | None
 ) -> dict[int, int]:
     """Hand id -> the seat ``viewer_id`` was dealt in at (hands they were dealt in)."""
@@ -114,7 +111,7 @@ def _seats_in_hands(
 ) -> dict[int, int]:
     if viewer_id is None:
         return {}
-    return _viewer_seats(_hand_seats(session, game_id, hand_ids), viewer_id)
+    return viewer_seats(_hand_seats(session, game_id, hand_ids), viewer_id)
 
 
 def _check_viewer(viewer_id: int | None) -> None:
@@ -135,7 +132,7 @@ def result_events(
     if not result.events:
         return ()
     if hand_seats is not None:
-        return view_events(result.events, _viewer_seats(hand_seats, viewer_id))
+        return view_events(result.events, viewer_seats(hand_seats, viewer_id))
     with reading(), ctx.transaction() as session:
         seats = _seats_in_hands(
             session, result.game_id, viewer_id, (e.hand_id for e in result.events)
@@ -412,71 +409,9 @@ def update_from(
     after the change's own ``after_seq``). No database: many viewers, one read."""
     if after_seq < change.after_seq:
         raise ValueError("the change starts after what the viewer needs")
-    seats = _viewer_seats(change.hand_seats, viewer_id)
+    seats = viewer_seats(change.hand_seats, viewer_id)
     events = view_events((e for e in change.events if e.seq > after_seq), seats)
     return ViewerUpdate(events, detail_of(change.moment, viewer_id, now))
-
-
-@dataclass
-class ChangeViews:
-    """One change as each of its viewers may see it (``update_from``), doing once
-    what several viewers share: each event as seen from one seat of its hand (every
-    spectator and every player not dealt in sees it from no seat), and the part of
-    the game every viewer sees alike (``game_details.public_detail``: the summary, the
-    seats, the clocks), made at the first viewer's ``now``. Held beside the change
-    by the process's sockets (``cardroom.web.game_reads``) and by the command's
-    answer: the actor's events are filtered once for both. Its memos are filled
-    from the event loop and a worker thread at once: a race only makes a view twice,
-    alike."""
-
-    change: GameChange
-    _events: dict[tuple[int, int | None], ViewedEvent] = field(default_factory=dict)
-    _public: GameDetail | None = None
-
-    def events(self, viewer_id: int | None, after_seq: int) -> tuple[ViewedEvent, ...]:
-        """The change's events numbered above ``after_seq``, as ``viewer_id`` sees them."""
-        change = self.change
-        if after_seq < change.after_seq:
-            raise ValueError("the change starts after what the viewer needs")
-        seats = _viewer_seats(change.hand_seats, viewer_id)
-        viewed = []
-        for event in change.events:
-            if event.seq <= after_seq:
-                continue
-            seat = None if event.hand_id is None else seats.get(event.hand_id)
-            view = self._events.get((event.seq, seat))
-            if view is None:
-                view = self._events[event.seq, seat] = view_event(event, seat)
-            viewed.append(view)
-        return tuple(viewed)
-
-    def detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
-        """The game once the change has happened, as ``viewer_id`` sees it."""
-        moment = self.change.moment
-        public = self._public
-        if public is None:
-            # Without the hand: at a table of players only, nobody sees the
-            # spectators' hand, and each player's own is made for them.
-            public = self._public = public_detail(moment, now, with_hand=False)
-        table = moment.table
-        if public.hand is None and table.hand is not None and not sees_more(table, viewer_id):
-            public = self._public = replace(public, hand=spectators_hand(table))
-        return detail_of(moment, viewer_id, now, public)
-
-    def update(self, viewer_id: int | None, after_seq: int, now: datetime) -> ViewerUpdate:
-        """``update_from``, sharing what the change's other viewers made."""
-        return ViewerUpdate(self.events(viewer_id, after_seq), self.detail(viewer_id, now))
-
-    def kept(self) -> int:
-        """How many views are kept (events' and the public detail)."""
-        return len(self._events) + (self._public is not None)
-
-    def forget(self) -> None:
-        """Drop the views made so far (made again if asked for): every viewer has
-        had theirs, and the change is kept until the next one (4 KB more per
-        heads-up table while it is)."""
-        self._events = {}
-        self._public = None
 
 
 def update_for(

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from cardroom.service.game.together import Done, Queued, run_each, run_together
+from cardroom.service.kept_tables import KeptTables
 
 if TYPE_CHECKING:
     from cardroom.service.context import ServiceContext
@@ -71,6 +72,9 @@ class Committer:
         self._commits = 0
         self.commands = 0  # committed together or alone, refusals included
         self.largest_batch = 0
+        # The tables this committer saved, decoded, for their next command here
+        # (``kept_tables``): touched by the committer's thread only.
+        self.kept = KeptTables()
         die = os.environ.get(DIE_AFTER_COMMIT, "")
         self._die_after = int(die) if die.isdigit() else None
 
@@ -92,10 +96,13 @@ class Committer:
             log.error("the committer did not stop within %s s", STOP_SECONDS)
         self._thread = None
         server_log.info(
-            "committer: %d commands in %d transactions, the largest %d",
+            "committer: %d commands in %d transactions, the largest %d; "
+            "kept tables %d taken, %d read",
             self.commands,
             self._commits,
             self.largest_batch,
+            self.kept.hits,
+            self.kept.misses,
         )
 
     def _ensure_started(self) -> None:
@@ -129,11 +136,11 @@ class Committer:
         queued = [waiting.queued for waiting in batch]
         outcomes: list[Done | Exception]
         try:
-            outcomes = list(run_together(ctx, queued))
+            outcomes = list(run_together(ctx, queued, self.kept))
         except Exception:
             if len(batch) > 1:
                 log.warning("a batch of %d commands failed: each runs alone", len(batch))
-            outcomes = run_each(ctx, queued)
+            outcomes = run_each(ctx, queued, self.kept)
         self._commits += 1
         self.commands += len(batch)
         self.largest_batch = max(self.largest_batch, len(batch))

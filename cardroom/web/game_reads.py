@@ -13,9 +13,15 @@ In the process that made the change there is not even that read: the command's
 transaction hands its result over (``seed``, from ``game_views.change_of``).
 
 Nor is what the viewers share filtered once per socket: the read is kept as a
-``game_views.ChangeViews``, which makes each event's view from one seat and the
+``change_views.ChangeViews``, which makes each event's view from one seat and the
 part of the table every viewer sees alike once for all the game's sockets here (and
 for the command's answer, in the process that made the change).
+
+A seeded change reaches back over the one seeded before it when they meet (the
+first ends at the event the second starts after): under load the event loop may
+wake a table's sockets only after the next command was committed, and a socket
+still short of the first change would otherwise read both from the database. Up to
+``JOINED_EVENTS_MAX`` events are kept so; a socket further behind reads.
 
 A read is fresh for a socket if it began after the socket's wake: every wake
 (``invalidate``) moves the game's epoch on, and a read remembers the epoch it began
@@ -28,8 +34,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from cardroom.service.change_views import ChangeViews
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_views import ChangeViews, GameChange, change_after
+from cardroom.service.game_views import GameChange, change_after
+
+# A seeded change joined to the ones before it holds at most this many events: a few
+# hands of heads-up play, about as many as one page of a read.
+JOINED_EVENTS_MAX = 64
 
 
 class SharedRead:
@@ -51,7 +62,11 @@ class SharedRead:
 
     def seed(self, views: ChangeViews) -> None:
         """The change a command in this process made, as fresh as a read begun now:
-        the sockets woken for it filter it without reading (``Live.committed``)."""
+        the sockets woken for it filter it without reading (``Live.committed``),
+        joined to the change before it when they meet."""
+        before = self.views
+        if before is not None:
+            views = joined(before, views)
         self.views, self.read_in_epoch = views, self.epoch
 
     async def after(
@@ -77,3 +92,22 @@ class SharedRead:
             if began_in >= self.read_in_epoch:  # a change seeded meanwhile is newer
                 self.views, self.read_in_epoch = views, began_in
             return views
+
+
+def joined(before: ChangeViews, after: ChangeViews) -> ChangeViews:
+    """``after``, reaching back over ``before`` when ``before`` ends at the event
+    ``after`` starts after (nothing between them was missed) and the two hold at most
+    ``JOINED_EVENTS_MAX`` events; else ``after`` as it is. The views ``before`` made
+    of its events are kept."""
+    older, newer = before.change, after.change
+    if older.moment.last_seq != newer.after_seq or not older.events:
+        return after
+    if len(older.events) + len(newer.events) > JOINED_EVENTS_MAX:
+        return after
+    change = GameChange(
+        older.after_seq,
+        older.events + newer.events,
+        {**older.hand_seats, **newer.hand_seats},
+        newer.moment,
+    )
+    return after.joined_to(change, {**before.kept_events(), **after.kept_events()})

@@ -36,9 +36,10 @@ from typing import Annotated, Any, Protocol
 from fastapi import Depends, Request
 
 from cardroom.service import deadlines, runner
+from cardroom.service.change_views import ChangeViews
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult
-from cardroom.service.game_views import ChangeViews, GameChange, change_of, seated_players
+from cardroom.service.game_views import GameChange, change_of, seated_players
 from cardroom.web import session_ends, watchers
 from cardroom.web.committer import Committer
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
@@ -60,6 +61,9 @@ LOBBY_CHANGED: Mapping[str, Any] = {"type": "lobby_changed"}
 
 class GameWatcher(Protocol):
     """A game's WebSocket: told that the game changed, it catches up by itself."""
+
+    @property
+    def viewer_id(self) -> int: ...
 
     def changed(self, seq: int, version: int) -> None: ...
 
@@ -163,6 +167,11 @@ class Live:
         try:
             change = self._change_of(result)
             views = None if change is None else ChangeViews(change)
+            if views is not None and result.after is not None and result.after.kept:
+                # The committer's next command on this table changes this very
+                # ``Table``: the views of everyone watching here are made now.
+                watching = list(self.games.get(result.game_id, ()))
+                views.seal({watcher.viewer_id for watcher in watching}, self.ctx.now())
             seated = None
             if result.after is not None:  # who sits there, from the table as saved
                 seated = tuple(sorted(s.player for s in result.after.table.seats.values()))

@@ -43,6 +43,9 @@ CHEAP = {
     "CARDROOM_SIGN_UPS_PER_ADDRESS": "0",
     "CARDROOM_WRITES_PER_ADDRESS_PER_SECOND": "0",
     "CARDROOM_WRITES_PER_SECOND": "0",  # bots act as fast as they can
+    # Every table the committer kept decoded is compared with the stored one when
+    # taken (cardroom.service.kept_tables).
+    "CARDROOM_CHECK_KEPT_TABLES": "1",
 }
 
 

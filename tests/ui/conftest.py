@@ -55,6 +55,7 @@ def room_env() -> dict[str, str]:
     env["CARDROOM_SIGN_UPS_PER_ADDRESS"] = "0"  # every test player signs up from 127.0.0.1
     env["CARDROOM_WRITES_PER_ADDRESS_PER_SECOND"] = "0"  # so do all their writes
     env["CARDROOM_WRITES_PER_SECOND"] = "0"  # bots act as fast as they can
+    env["CARDROOM_CHECK_KEPT_TABLES"] = "1"  # see tests/conftest.py
     return env
 
 

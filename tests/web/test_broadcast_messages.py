@@ -1,6 +1,6 @@
 """What a change sends a table's sockets, and the command's sender, is written without
 the pydantic models and shared between the viewers of one change
-(``game_views.ChangeViews``, ``game_answers.snapshot_text`` and the others): every
+(``change_views.ChangeViews``, ``game_answers.snapshot_text`` and the others): every
 viewer must still get the very bytes they got before, and no card they may not see.
 
 The reference is fixed in ``broadcast_golden.json``: the SHA-256 of every message of
@@ -25,10 +25,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.cards import card_text
-from cardroom.service import game_details, game_views
+from cardroom.service import change_views, game_details, game_views
+from cardroom.service.change_views import ChangeViews
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult, StoredEvent
-from cardroom.service.game_views import ChangeViews, GameChange
+from cardroom.service.game_views import GameChange
 from cardroom.web.game_answers import events_text, result_text, snapshot_text
 from cardroom.web.live import live_of
 from tests.web.broadcast_kit import ModelMessages, Played, digests, play_table
@@ -185,7 +186,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     calls = {"public_detail": 0, "spectators_hand": 0, "view_event": 0}
 
     def counting(name: str) -> Any:
-        real = getattr(game_views, name)
+        real = getattr(change_views, name)
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             calls[name] += 1
@@ -194,7 +195,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return wrapper
 
     for name in calls:
-        monkeypatch.setattr(game_views, name, counting(name))
+        monkeypatch.setattr(change_views, name, counting(name))
     return calls
 
 

@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable, Coroutine
 from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from cardroom.service.change_views import ChangeViews, Sealed
 from cardroom.service.context import ServiceContext
+from cardroom.service.game_records import StoredEvent
 from cardroom.service.game_views import GameChange, change_after, seated_players
 from cardroom.web import game_reads
 from cardroom.web import live as live_module
 from cardroom.web.game_reads import SharedRead
+from cardroom.web.live import live_of
+from cardroom.web.routes import ws as ws_routes
 from tests.web.games_kit import (
     Player,
     act,
@@ -113,6 +120,81 @@ def test_a_wake_during_a_read_reads_again(monkeypatch: pytest.MonkeyPatch) -> No
         raise failure[0]
 
 
+@dataclass(frozen=True)
+class _Moment:
+    last_seq: int
+
+
+_CHECK = {"seat": 0, "action": "check", "amount": 0, "bet": 0, "all_in": False}
+
+
+def _change(after_seq: int, last_seq: int, hand: int = 1) -> GameChange:
+    at = datetime(2026, 12, 2, tzinfo=UTC)
+    events = tuple(
+        StoredEvent(seq, "PlayerActed", _CHECK, hand, seq, at)
+        for seq in range(after_seq + 1, last_seq + 1)
+    )
+    return GameChange(after_seq, events, {hand: {7: 0}}, _Moment(last_seq))  # type: ignore[arg-type]
+
+
+def _in_a_thread(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``scenario`` on an event loop of its own thread: an earlier test in the run
+    may leave an event loop running in this one (asyncio.run refuses to nest)."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as error:  # reported below, in the test's own thread
+            failure.append(error)
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join(timeout=30)
+    assert not runner.is_alive()
+    if failure:
+        raise failure[0]
+
+
+def test_a_socket_behind_two_seeded_changes_reads_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under load the next command of a table may be committed before the event loop
+    has woken every socket for the one before: the second change, seeded, reaches
+    back over the first, so a socket still short of both filters them without a
+    read. A gap between them, or more than ``JOINED_EVENTS_MAX`` events, is read."""
+    made: list[int] = []
+
+    def read(_ctx: Any, _game: int, after_seq: int) -> Any:
+        made.append(after_seq)
+        return _change(after_seq, after_seq + 1)
+
+    monkeypatch.setattr(game_reads, "change_after", read)
+    shared = SharedRead()
+
+    async def scenario() -> None:
+        shared.invalidate()
+        shared.seed(ChangeViews(_change(5, 8)))
+        shared.invalidate()
+        shared.seed(ChangeViews(_change(8, 10)))
+        views = await shared.after(None, 1, 5, lambda: 5)  # type: ignore[arg-type]
+        assert made == []
+        assert [e.seq for e in views.events(7, 5)] == [6, 7, 8, 9, 10]
+        assert views.change.after_seq == 5 and views.change.moment.last_seq == 10
+        shared.invalidate()
+        shared.seed(ChangeViews(_change(11, 12)))  # event 11 never seeded here
+        await shared.after(None, 1, 10, lambda: 10)  # type: ignore[arg-type]
+        assert made == [10]
+        shared.invalidate()
+        shared.seed(ChangeViews(_change(100, 100 + game_reads.JOINED_EVENTS_MAX)))
+        shared.invalidate()
+        shared.seed(ChangeViews(_change(100 + game_reads.JOINED_EVENTS_MAX, 170)))
+        await shared.after(None, 1, 100, lambda: 100)  # type: ignore[arg-type]
+        assert made == [10, 100]
+
+    _in_a_thread(scenario)
+
+
 def test_every_socket_sees_the_same_moment(client: TestClient, ctx: ServiceContext) -> None:
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     game = heads_up(client, alice, bob)
@@ -181,3 +263,119 @@ def test_hints_to_the_players_streams_need_no_read(
             seen.append(receive(me))
         assert seen[-1] == {"type": "games_changed", "game_id": game}
     assert asked == []
+
+
+# -- tables kept between commands: sealed views ------------------------------------
+
+
+def _caught_up(w: Any, seq: int) -> dict[str, Any]:
+    """The socket's first snapshot at ``seq`` or later, read if not had yet."""
+    while True:
+        for message in w.messages:
+            if message["type"] == "snapshot" and message["seq"] >= seq:
+                return message  # type: ignore[no-any-return]
+        w.next()
+
+
+def _socket_moves(
+    client: TestClient,
+    ctx: ServiceContext,
+    moves: int,
+    at_the_end: Callable[[int], None] = lambda _game: None,
+) -> list[dict[str, Any]]:
+    """Play ``moves`` calls or checks over the players' sockets; each socket's
+    snapshot of the last move. ``at_the_end(game)`` runs with the sockets still open."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    players: list[Player] = [alice, bob]
+    with watching(client, game, alice) as a, watching(client, game, bob) as b:
+        sockets = {alice.name: a, bob.name: b}
+        for _ in range(moves):
+            mover = to_act(client, game, players)
+            assert mover is not None
+            seen = detail(client, game, mover)
+            kind = "call" if "call" in seen["hand"]["legal"]["actions"] else "check"
+            message = {"type": "act", "kind": kind, "version": seen["version"], "ref": "r"}
+            sockets[mover.name].ws.send_json(message)
+            while sockets[mover.name].next()["type"] != "result":
+                pass
+            seq = last_seq(ctx, game)
+            snapshots = [_caught_up(a, seq), _caught_up(b, seq)]
+        at_the_end(game)
+        return snapshots
+
+
+def test_the_committer_keeps_the_table_and_the_sockets_need_no_read(
+    client: TestClient, ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Socket commands take the table the committer kept; the views of each change
+    are made for both sockets before the next command changes that table, so neither
+    socket reads (once the first change taught them the names)."""
+    fallbacks: list[int] = []
+    real = ws_routes.update_for
+
+    def counting(ctx: ServiceContext, game_id: int, viewer: int | None, after: int) -> Any:
+        fallbacks.append(after)
+        return real(ctx, game_id, viewer, after)
+
+    monkeypatch.setattr(ws_routes, "update_for", counting)
+    live = live_of(client.app)  # type: ignore[arg-type]
+
+    def sealed(game: int) -> None:
+        # The change the sockets hold was sealed when announced: made for its two
+        # viewers, and for nobody else from the table the committer kept.
+        views = live.reads[game].views
+        assert views is not None
+        with pytest.raises(Sealed):
+            views.detail(None, ctx.now())
+
+    snapshots = _socket_moves(client, ctx, 5, sealed)
+    assert live.committer.kept.hits >= 3, (live.committer.kept.hits, live.committer.kept.misses)
+    assert fallbacks == []
+    assert snapshots[0]["version"] == snapshots[1]["version"]
+
+
+def test_a_socket_whose_view_was_not_made_in_time_reads_it(
+    client: TestClient, ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket that opened after a change's views were sealed has no view of it:
+    it reads the game (``update_for``), and sees what the others see."""
+    fallbacks: list[int] = []
+    real = ws_routes.update_for
+
+    def counting(ctx: ServiceContext, game_id: int, viewer: int | None, after: int) -> Any:
+        fallbacks.append(after)
+        return real(ctx, game_id, viewer, after)
+
+    def seal_for_nobody(self: ChangeViews, viewers: Any, now: datetime) -> None:
+        real_seal(self, (), now)
+
+    real_seal = ChangeViews.seal
+    monkeypatch.setattr(ws_routes, "update_for", counting)
+    monkeypatch.setattr(ChangeViews, "seal", seal_for_nobody)
+    first, second = _socket_moves(client, ctx, 4)
+    assert len(fallbacks) >= 4
+    assert first["version"] == second["version"] and first["seq"] == second["seq"]
+    assert first["game"]["hand"]["my_cards"] != second["game"]["hand"]["my_cards"]
+
+
+def test_sealed_views_keep_what_they_made_and_refuse_the_rest(ctx: ServiceContext) -> None:
+    from tests.service.gamekit import heads_up as service_heads_up
+
+    game, alice, bob = service_heads_up(ctx)
+    now = ctx.now()
+    change = change_after(ctx, game, 0)
+    unsealed = ChangeViews(change).detail(alice, now)
+    views = ChangeViews(change)
+    views.seal([alice], now)
+    assert views.detail(alice, now) == unsealed
+    with pytest.raises(Sealed):
+        views.detail(bob, now)
+    joined = views.joined_to(change, {})
+    with pytest.raises(Sealed):
+        joined.detail(bob, now)  # one seal for both
+    # The next command changes the table itself: the sealed view does not change.
+    change.moment.table.held = not change.moment.table.held
+    change.moment.table.seats.clear()
+    assert views.detail(alice, now) == unsealed
+    assert ChangeViews(change).detail(alice, now) != unsealed  # unsealed: it would have

@@ -28,6 +28,7 @@ from cardroom.service.game.who import Player, authorise
 from cardroom.service.game_errors import NotAllowedNow
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_tx import GameTx
+from cardroom.service.kept_tables import KeptTables
 from cardroom.service.users import active_user
 from cardroom.store.models import GameStatus, User
 
@@ -110,13 +111,16 @@ def run_in(
     version: int | None = None,
     key: str | None = None,
     proven: bool = False,
+    kept: KeptTables | None = None,
 ) -> PlayResult:
     """``run`` inside a transaction the caller holds (``together``: commands
     committed together, each in a savepoint of one transaction). ``proven``: the
     caller has just proved, in this transaction, that the player's session is live
-    and their account not suspended, so the player is not read again."""
+    and their account not suspended, so the player is not read again. ``kept``: the
+    caller's decoded tables (``kept_tables``), taken from when at the row's version;
+    the result's table is the caller's to keep once committed."""
     assert command.guard is None, "a guarded command may do nothing: use attempt"
-    result = _run(session, game_id, command, now, source, version, key, proven=proven)
+    result = _run(session, game_id, command, now, source, version, key, proven=proven, kept=kept)
     assert result is not None
     return result
 
@@ -131,11 +135,12 @@ def _run(
     key: str | None,
     *,
     proven: bool = False,
+    kept: KeptTables | None = None,
 ) -> PlayResult | None:
     who = command.who
     if isinstance(who, Player) and who.active and not proven:
         active_user(session, who.user_id)
-    tx = GameTx.open(session, game_id, now)
+    tx = GameTx.open(session, game_id, now, kept=kept)
     tx.listed = reactions.listing(tx)  # to tell whether the lobby's listing changes
     if command.guard is not None and not command.guard(tx):
         return None

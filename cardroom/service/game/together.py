@@ -39,6 +39,7 @@ from cardroom.service.errors import ServiceError
 from cardroom.service.game import pipeline
 from cardroom.service.game.commands import Command
 from cardroom.service.game_records import PlayResult
+from cardroom.service.kept_tables import KeptTables
 from cardroom.service.users import UserInfo
 
 
@@ -65,27 +66,45 @@ class Done:
     refused: ServiceError | None = None
 
 
-def run_together(ctx: ServiceContext, queued: Sequence[Queued]) -> list[Done]:
+def run_together(
+    ctx: ServiceContext, queued: Sequence[Queued], kept: KeptTables | None = None
+) -> list[Done]:
     """Run ``queued`` in order in one transaction, each in a savepoint, and commit.
-    Raises what is not a refusal (nothing is then committed): see ``run_each``."""
+    Raises what is not a refusal (nothing is then committed): see ``run_each``.
+    ``kept``: the caller's decoded tables; once committed, each changed table goes
+    back there at its new version."""
     source = ctx.random
     with ctx.transaction() as session:
-        return [_one(ctx, session, item, source) for item in queued]
+        done = [_one(ctx, session, item, source, kept) for item in queued]
+    if kept is not None:
+        for item in done:
+            after = None if item.result is None else item.result.after
+            if item.result is not None and after is not None and after.kept:
+                kept.keep(item.result.game_id, item.result.version, after.table)
+    return done
 
 
-def run_each(ctx: ServiceContext, queued: Sequence[Queued]) -> list[Done | Exception]:
+def run_each(
+    ctx: ServiceContext, queued: Sequence[Queued], kept: KeptTables | None = None
+) -> list[Done | Exception]:
     """Each command in a transaction of its own: after a batch failed as a whole, so
     that only the command that fails again gets the error."""
     outcomes: list[Done | Exception] = []
     for item in queued:
         try:
-            outcomes.append(run_together(ctx, [item])[0])
+            outcomes.append(run_together(ctx, [item], kept)[0])
         except Exception as failed:  # the caller answers it as a command alone would
             outcomes.append(failed)
     return outcomes
 
 
-def _one(ctx: ServiceContext, session: Session, item: Queued, source: RandomSource) -> Done:
+def _one(
+    ctx: ServiceContext,
+    session: Session,
+    item: Queued,
+    source: RandomSource,
+    kept: KeptTables | None,
+) -> Done:
     user: UserInfo | None = None
     try:
         with session.begin_nested():
@@ -99,6 +118,7 @@ def _one(ctx: ServiceContext, session: Session, item: Queued, source: RandomSour
                 version=item.version,
                 key=item.key,
                 proven=True,  # just now, in this transaction
+                kept=kept,
             )
     except ServiceError as refused:
         return Done(user, refused=refused)

@@ -42,6 +42,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from cardroom.service import accounts, invites
+from cardroom.service.change_views import Sealed
 from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
@@ -334,12 +335,16 @@ class GameFeed(Connection):
         a resync (``after`` given) reads for this socket alone."""
         async with self._catching_up:
             start = self.sent_seq if after is None else after
+            update = None
             if after is None:
                 views = await self.live.shared_read(self.game_id).after(
                     self.live.ctx, self.game_id, start, self._oldest_needed
                 )
-                update = views.update(self.viewer_id, start, self.live.ctx.now())
-            else:
+                # Sealed: this socket's view was not made before the table went on to
+                # the next command (``change_views``): it reads, as a resync does.
+                with contextlib.suppress(Sealed):
+                    update = views.update(self.viewer_id, start, self.live.ctx.now())
+            if update is None:
                 update = await asyncio.to_thread(
                     update_for, self.live.ctx, self.game_id, self.viewer_id, start
                 )

@@ -1,0 +1,143 @@
+"""One change as each of its viewers may see it, made once for all of them, and
+sealed when its table goes on to the next command.
+
+The committer keeps each table it saved decoded in memory for the table's next
+command (``cardroom.service.game.kept_tables``), and that command changes the very
+``Table`` object the change's views are made from. So before the next command runs,
+the committer seals the change's views (``ChangeViews.seal``): the game as each
+viewer watching in this process sees it is made there and then, and the table is
+never looked at again. A viewer whose view was not made (a socket that opened
+meanwhile) is told so (``Sealed``) and reads the game from the database instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from cardroom.service.game_details import detail_of, public_detail, sees_more, spectators_hand
+from cardroom.service.game_records import GameDetail
+from cardroom.service.game_views import (
+    GameChange,
+    ViewedEvent,
+    ViewerUpdate,
+    view_event,
+    viewer_seats,
+)
+
+
+class Sealed(LookupError):
+    """The change's table went on to the next command before this viewer's view of it
+    was made: read the game instead (``game_views.update_for``)."""
+
+
+@dataclass
+class _Seal:
+    """Shared by a change's views and the joined views made from them
+    (``cardroom.web.game_reads.joined``): sealing one seals both."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    sealed: bool = False
+    details: dict[int | None, GameDetail] = field(default_factory=dict)
+
+
+@dataclass
+class ChangeViews:
+    """One change as each of its viewers may see it (``game_views.update_from``),
+    doing once what several viewers share: each event as seen from one seat of its
+    hand (every spectator and every player not dealt in sees it from no seat), and
+    the part of the game every viewer sees alike (``game_details.public_detail``:
+    the summary, the seats, the clocks), made at the first viewer's ``now``. Held
+    beside the change by the process's sockets (``cardroom.web.game_reads``) and by
+    the command's answer. The events' memo is filled from the event loop and a
+    worker thread at once (a race only makes a view twice, alike); what is made
+    from the table is made under the seal's lock, so that sealing waits for it."""
+
+    change: GameChange
+    _events: dict[tuple[int, int | None], ViewedEvent] = field(default_factory=dict)
+    _public: GameDetail | None = None
+    _seal: _Seal = field(default_factory=_Seal)
+
+    def events(self, viewer_id: int | None, after_seq: int) -> tuple[ViewedEvent, ...]:
+        """The change's events numbered above ``after_seq``, as ``viewer_id`` sees them
+        (from the stored events alone: no table)."""
+        change = self.change
+        if after_seq < change.after_seq:
+            raise ValueError("the change starts after what the viewer needs")
+        seats = viewer_seats(change.hand_seats, viewer_id)
+        viewed = []
+        for event in change.events:
+            if event.seq <= after_seq:
+                continue
+            seat = None if event.hand_id is None else seats.get(event.hand_id)
+            view = self._events.get((event.seq, seat))
+            if view is None:
+                view = self._events[event.seq, seat] = view_event(event, seat)
+            viewed.append(view)
+        return tuple(viewed)
+
+    def detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
+        """The game once the change has happened, as ``viewer_id`` sees it; once
+        sealed, as it was made for them then, or ``Sealed``."""
+        seal = self._seal
+        with seal.lock:
+            if not seal.sealed:
+                return self._detail(viewer_id, now)
+            made = seal.details.get(viewer_id)
+        if made is None:
+            raise Sealed(f"the table of game {self.change.moment.game.id} has moved on")
+        return made
+
+    def update(self, viewer_id: int | None, after_seq: int, now: datetime) -> ViewerUpdate:
+        """``update_from``, sharing what the change's other viewers made."""
+        return ViewerUpdate(self.events(viewer_id, after_seq), self.detail(viewer_id, now))
+
+    def seal(self, viewers: Iterable[int | None], now: datetime) -> None:
+        """Make the game as each of ``viewers`` sees it, then let the table go: from
+        here on the next command may change it."""
+        seal = self._seal
+        with seal.lock:
+            if seal.sealed:
+                return
+            for viewer_id in viewers:
+                seal.details[viewer_id] = self._detail(viewer_id, now)
+            seal.sealed = True
+
+    def joined_to(
+        self, change: GameChange, events: dict[tuple[int, int | None], ViewedEvent]
+    ) -> ChangeViews:
+        """These views for ``change``, which ends as this one does and reaches further
+        back: sealed with these, sharing what was made from the table."""
+        return ChangeViews(change, events, self._public, self._seal)
+
+    def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:
+        """The events' views made so far, by event number and seat (a joined change
+        keeps them: ``cardroom.web.game_reads.joined``)."""
+        return dict(self._events)
+
+    def kept(self) -> int:
+        """How many views are kept (events', the public detail, the sealed ones)."""
+        return len(self._events) + (self._public is not None) + len(self._seal.details)
+
+    def forget(self) -> None:
+        """Drop the views made so far (made again if asked for, or read once sealed):
+        every viewer has had theirs, and the change is kept until the next one (4 KB
+        more per heads-up table while it is)."""
+        self._events = {}
+        self._public = None
+        with self._seal.lock:
+            self._seal.details.clear()
+
+    def _detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
+        moment = self.change.moment
+        public = self._public
+        if public is None:
+            # Without the hand: at a table of players only, nobody sees the
+            # spectators' hand, and each player's own is made for them.
+            public = self._public = public_detail(moment, now, with_hand=False)
+        table = moment.table
+        if public.hand is None and table.hand is not None and not sees_more(table, viewer_id):
+            public = self._public = replace(public, hand=spectators_hand(table))
+        return detail_of(moment, viewer_id, now, public)
