@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import cast
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from sqlalchemy import Table as SqlTable
@@ -267,11 +268,24 @@ def user_for_token(ctx: ServiceContext, token: str) -> UserInfo:
         return _proof(ctx, session, token)[0]
 
 
-def user_in(ctx: ServiceContext, session: Session, token: str) -> UserInfo:
-    """``user_for_token`` inside a transaction the caller holds: commands run together
-    (``cardroom.service.game.together``) prove each sender's session in theirs, one
-    statement and no transaction of its own."""
-    return _proof(ctx, session, token)[0]
+def users_in(
+    ctx: ServiceContext, session: Session, tokens: Iterable[str]
+) -> dict[str, UserInfo | AuthenticationFailed | AccountSuspended]:
+    """``user_for_token`` for several tokens inside a transaction the caller holds,
+    in one statement and no transaction of its own: each token's user, or the refusal
+    ``user_for_token`` would raise for it. Commands committed together
+    (``cardroom.service.game.together``) prove the sessions of a whole batch so, at
+    its start."""
+    wanted = {token_hash(token): token for token in tokens}
+    rows = session.connection().execute(_PROOFS, {"token_hashes": sorted(wanted)})
+    found = {row.token_hash: row for row in rows}
+    proofs: dict[str, UserInfo | AuthenticationFailed | AccountSuspended] = {}
+    for key, token in wanted.items():
+        try:
+            proofs[token] = _judged(ctx, found.get(key))[0]
+        except (AuthenticationFailed, AccountSuspended) as refused:
+            proofs[token] = refused
+    return proofs
 
 
 def user_for_recent_token(ctx: ServiceContext, token: str) -> UserInfo:
@@ -316,12 +330,22 @@ _PROOF = (
     .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
     .where(_SESSIONS.token_hash == bindparam("token_hash"))
 )
+_PROOFS = (
+    select(_SESSIONS.token_hash, *_PROOF.selected_columns)
+    .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
+    .where(_SESSIONS.token_hash.in_(bindparam("token_hashes", expanding=True)))
+)
 
 
 def _proof(ctx: ServiceContext, session: Session, token: str) -> tuple[UserInfo, datetime]:
     """The session's user and when the session ends, or the refusal
     ``_session_for_token`` gives, in the same order of checks."""
     row = session.connection().execute(_PROOF, {"token_hash": token_hash(token)}).first()
+    return _judged(ctx, row)
+
+
+def _judged(ctx: ServiceContext, row: Any) -> tuple[UserInfo, datetime]:
+    """The user of a proof's row (None: no such session), or its refusal."""
     if row is None:
         raise AuthenticationFailed(SIGN_IN_AGAIN)
     if row.suspended:

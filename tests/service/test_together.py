@@ -13,11 +13,11 @@ from sqlalchemy.engine import Engine
 
 from cardroom.service import accounts, game_details, game_options, lobby
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import AuthenticationFailed
+from cardroom.service.errors import AccountSuspended, AuthenticationFailed
 from cardroom.service.game import commands, pipeline
 from cardroom.service.game.together import Done, Queued, run_each, run_together
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
-from tests.service.gamekit import PASSWORD, assert_audit_clean, players, source, to_act
+from tests.service.gamekit import PASSWORD, admin, assert_audit_clean, players, source, to_act
 
 
 def tables(ctx: ServiceContext, count: int) -> list[tuple[int, str, int]]:
@@ -120,3 +120,60 @@ def test_the_same_key_twice_in_one_batch_is_applied_once(ctx: ServiceContext) ->
     assert not first.replayed and second.replayed
     assert first.version == second.version == version + 1
     assert version_of(ctx, a) == version + 1
+
+
+def test_a_batch_proves_its_senders_sessions_in_one_statement(
+    ctx: ServiceContext, db: Engine
+) -> None:
+    """One read for the whole batch's sessions, inside its transaction: a signed-out
+    and a suspended sender are refused there, the others go on."""
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    accounts.sign_out(ctx, tb)
+    boss = admin(ctx)
+    accounts.suspend(ctx, boss, accounts.user_for_token(ctx, tc).name, "testing the proof")
+    proofs: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if "FROM sessions" in statement:
+            proofs.append(statement)
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        done = run_together(ctx, [call(a, ta, va), call(b, tb, vb), call(c, tc, vc)])
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+    assert len(proofs) == 1, proofs
+    assert done[0].result is not None and done[0].result.version == va + 1
+    assert isinstance(done[1].refused, AuthenticationFailed) and done[1].user is None
+    assert isinstance(done[2].refused, AccountSuspended) and done[2].user is None
+    assert (version_of(ctx, b), version_of(ctx, c)) == (vb, vc)
+
+
+def test_a_command_alone_takes_no_savepoint_and_its_refusal_undoes_it_all(
+    ctx: ServiceContext, db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alone in its batch, a command runs without a savepoint (two statements fewer);
+    refused after it wrote, the whole transaction rolls back: nothing of it stays."""
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        assert run_together(ctx, [call(a, ta, va)])[0].result is not None
+        assert not any("SAVEPOINT" in s for s in seen), seen
+        real = pipeline.run_in
+
+        def refused_after_writing(*args: Any, **kwargs: Any) -> Any:
+            real(*args, **kwargs)  # the move is written...
+            raise NotYourTurn("...and then refused")
+
+        monkeypatch.setattr(pipeline, "run_in", refused_after_writing)
+        done = run_together(ctx, [call(b, tb, vb)])[0]
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+    assert isinstance(done.refused, NotYourTurn) and done.user is not None
+    assert version_of(ctx, b) == vb  # the write went with the refusal
+    assert_audit_clean(ctx)

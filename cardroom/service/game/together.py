@@ -11,8 +11,9 @@ on SQLite writes and syncs the log. The stack's floor measured it
 
 Each command keeps its own outcome:
 
-- its sender's session is proved inside the batch (``accounts.user_in``: read, never
-  trusted from memory, as a write's is), then the command runs down ``pipeline``;
+- its sender's session is proved inside the batch (``accounts.users_in``, one
+  statement for the batch's senders at its start: read, never trusted from memory, as
+  a write's is), then the command runs down ``pipeline``;
 - a refusal of the room's rules (``ServiceError``) rolls back its savepoint only: the
   command changed nothing, and the others keep what they did;
 - anything else (the database gone, a bug) leaves the batch: the caller rolls it all
@@ -27,6 +28,7 @@ answered again, not applied twice, when its sender retries with its idempotency 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -66,6 +68,15 @@ class Done:
     refused: ServiceError | None = None
 
 
+class _RefusedAlone(Exception):
+    """A command alone was refused: its transaction is rolled back, and this is its
+    outcome."""
+
+    def __init__(self, done: Done) -> None:
+        super().__init__(done.refused)
+        self.done = done
+
+
 def run_together(
     ctx: ServiceContext, queued: Sequence[Queued], kept: KeptTables | None = None
 ) -> list[Done]:
@@ -74,8 +85,20 @@ def run_together(
     ``kept``: the caller's decoded tables; once committed, each changed table goes
     back there at its new version."""
     source = ctx.random
-    with ctx.transaction() as session:
-        done = [_one(ctx, session, item, source, kept) for item in queued]
+    # A command alone needs no savepoint (two statements): its refusal rolls back the
+    # whole transaction, which holds nothing else.
+    alone = len(queued) == 1
+    try:
+        with ctx.transaction() as session:
+            # Every sender's session proved at once, in this transaction: one
+            # statement for the batch instead of one per command.
+            proofs = accounts.users_in(ctx, session, {item.token for item in queued})
+            done = [
+                _one(ctx, session, item, proofs[item.token], source, kept, alone=alone)
+                for item in queued
+            ]
+    except _RefusedAlone as refused:
+        return [refused.done]
     if kept is not None:
         for item in done:
             after = None if item.result is None else item.result.after
@@ -102,13 +125,17 @@ def _one(
     ctx: ServiceContext,
     session: Session,
     item: Queued,
+    proof: UserInfo | ServiceError,
     source: RandomSource,
     kept: KeptTables | None,
+    *,
+    alone: bool,
 ) -> Done:
-    user: UserInfo | None = None
+    if isinstance(proof, ServiceError):
+        return Done(None, refused=proof)
+    user = proof
     try:
-        with session.begin_nested():
-            user = accounts.user_in(ctx, session, item.token)
+        with contextlib.nullcontext() if alone else session.begin_nested():
             result = pipeline.run_in(
                 session,
                 item.game_id,
@@ -117,10 +144,12 @@ def _one(
                 source,
                 version=item.version,
                 key=item.key,
-                proven=True,  # just now, in this transaction
+                proven=True,  # at the batch's start, in this transaction
                 kept=kept,
             )
     except ServiceError as refused:
+        if alone:
+            raise _RefusedAlone(Done(user, refused=refused)) from None
         return Done(user, refused=refused)
     # The next command starts from what is stored, as it would in a transaction of
     # its own: nothing this one loaded is trusted as it was.
