@@ -205,9 +205,10 @@ _PIECES = """
     return label ? `the box of "${label}"` : el.tagName.toLowerCase();
   };
   const out = [];
+  const x = window.scrollX; // sideways from the page's left edge, scrolled or not
   const add = (rects, label) => {
     const lines = [...rects].filter((r) => r.width > 0 && r.height > 0)
-      .map((r) => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom}));
+      .map((r) => ({left: r.left + x, top: r.top, right: r.right + x, bottom: r.bottom}));
     if (lines.length) out.push({label, lines});
   };
   if (pieces) {
@@ -234,7 +235,8 @@ _PIECES = """
 def overlaps_within(root: Locator, pieces: str, texts: str = "") -> list[str]:
     """Where the shown ``pieces`` (a CSS selector: buttons, boxes, badges) and the
     words of the ``texts`` elements under ``root`` overlap one another by more than
-    the tolerance, or leave the screen sideways, as sentences. A piece must not hold
+    the tolerance, or leave the screen sideways (the viewport's width from the page's
+    left edge, however far the page was scrolled), as sentences. A piece must not hold
     another piece (it would overlap what it holds): name the holder in ``texts``,
     whose own words are measured, not its box. Nothing to measure is a problem too."""
     found: dict[str, Any] = root.evaluate(_PIECES, [pieces, texts])
