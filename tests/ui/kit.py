@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
 PASSWORD = "correct horse"
 _names = itertools.count(1)
@@ -181,3 +181,88 @@ def sign_in(player: Player, base: str, name: str, password: str) -> None:
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(base + "/")
     ready(page)
+
+
+# Boxes that only touch (sub-pixel rounding) do not overlap.
+OVERLAP_TOLERANCE = 1.0  # px
+
+# The boxes a person reads under one element: each shown piece's boxes, and each of
+# the words of the ``texts`` elements (their own text nodes, measured by a Range, so
+# that a label's words and the box it holds are measured apart). A piece is a box
+# per line it is drawn on (getClientRects): words wrapped onto a second line are not
+# the rectangle around both lines, which would cover what follows them on the second.
+_PIECES = """
+(root, [pieces, texts]) => {
+  const shown = (el) => {
+    const style = getComputedStyle(el);
+    return !el.closest("[hidden]") && style.display !== "none" && style.visibility !== "hidden";
+  };
+  const words = (text) => (text || "").replace(/\\s+/g, " ").trim().slice(0, 40);
+  const nameOf = (el) => {
+    const said = words(el.getAttribute("aria-label") || el.textContent);
+    if (said) return `${el.tagName.toLowerCase()} "${said}"`;
+    const label = el.labels && el.labels.length ? words(el.labels[0].textContent) : "";
+    return label ? `the box of "${label}"` : el.tagName.toLowerCase();
+  };
+  const out = [];
+  const x = window.scrollX; // sideways from the page's left edge, scrolled or not
+  const add = (rects, label) => {
+    const lines = [...rects].filter((r) => r.width > 0 && r.height > 0)
+      .map((r) => ({left: r.left + x, top: r.top, right: r.right + x, bottom: r.bottom}));
+    if (lines.length) out.push({label, lines});
+  };
+  if (pieces) {
+    for (const el of root.querySelectorAll(pieces)) {
+      if (shown(el)) add(el.getClientRects(), nameOf(el));
+    }
+  }
+  if (texts) {
+    for (const el of root.querySelectorAll(texts)) {
+      if (!shown(el)) continue;
+      for (const node of el.childNodes) {
+        if (node.nodeType !== 3 || !node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        add(range.getClientRects(), `the words "${words(node.textContent)}"`);
+      }
+    }
+  }
+  return {pieces: out, width: document.documentElement.clientWidth};
+}
+"""
+
+
+def overlaps_within(root: Locator, pieces: str, texts: str = "") -> list[str]:
+    """Where the shown ``pieces`` (a CSS selector: buttons, boxes, badges) and the
+    words of the ``texts`` elements under ``root`` overlap one another by more than
+    the tolerance, or leave the screen sideways (the viewport's width from the page's
+    left edge, however far the page was scrolled), as sentences. A piece must not hold
+    another piece (it would overlap what it holds): name the holder in ``texts``,
+    whose own words are measured, not its box. Nothing to measure is a problem too."""
+    found: dict[str, Any] = root.evaluate(_PIECES, [pieces, texts])
+    shown: list[dict[str, Any]] = found["pieces"]
+    if not shown:
+        return [f"nothing shown to measure ({pieces!r}, {texts!r})"]
+    problems = []
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            crossed = [_crossing(x, y) for x, y in itertools.product(a["lines"], b["lines"])]
+            if any(crossed):
+                wide, high = max(c for c in crossed if c)
+                problems.append(f"{a['label']} overlaps {b['label']} by {wide:.0f}x{high:.0f} px")
+        for line in a["lines"]:
+            if (
+                line["left"] < -OVERLAP_TOLERANCE
+                or line["right"] > found["width"] + OVERLAP_TOLERANCE
+            ):
+                where = f"{line['left']:.0f} to {line['right']:.0f} px of {found['width']}"
+                problems.append(f"{a['label']} leaves the screen ({where})")
+    return problems
+
+
+def _crossing(one: dict[str, float], other: dict[str, float]) -> tuple[float, float] | None:
+    """How far two boxes overlap (width, height), or None if by no more than the
+    tolerance."""
+    wide = min(one["right"], other["right"]) - max(one["left"], other["left"])
+    high = min(one["bottom"], other["bottom"]) - max(one["top"], other["top"])
+    return (wide, high) if wide > OVERLAP_TOLERANCE and high > OVERLAP_TOLERANCE else None

@@ -1,22 +1,27 @@
 """Reminders in the browser: the account page's reminder points, each box clicked and
-the points read back from the server (GET /api/me/notification-settings), and a
-reminder the clock sent, shown in the notification centre."""
+the points read back from the server (GET /api/me/notification-settings); the account
+page at 390x844 and 1280x800, where the reminder boxes, their words and the save
+button (and every other box, field and line of the page) overlap nothing and stay on
+the screen (kit.overlaps_within), the reminders saved on the phone; and a reminder the
+clock sent, shown in the notification centre."""
 
 from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import ViewportSize, expect
 from sqlalchemy import select
 
 from cardroom.config import Settings
 from cardroom.store.db import make_engine, make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind
 from tests.ui.conftest import Room
-from tests.ui.kit import Account, heads_up_game, unique_name, visit
+from tests.ui.kit import Account, heads_up_game, overlaps_within, unique_name, visit
+from tests.ui.layout_kit import out_of_width
 
 pytestmark = pytest.mark.slow
 
@@ -29,6 +34,15 @@ BOXES = {
     "1h": "With an hour left",
     "15m": "With 15 minutes left",
 }
+SCREENS: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844},
+    "desktop": {"width": 1280, "height": 800},
+}
+# The whole page's boxes, fields, buttons, the balance and the sample cards as boxes;
+# the words of its headings, legends, labels, notes and statement (a label holds its
+# box: its own words are measured apart from it).
+PAGE_PIECES = "input, button, output, .card"
+PAGE_TEXTS = "h1, h2, legend, label, p, td, .field-hint"
 
 
 def test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server(
@@ -69,6 +83,40 @@ def test_reminder_points_are_chosen_in_the_settings_and_kept_by_the_server(
     save.click()
     expect(saved).to_have_text("Saved.")
     assert account.call("GET", SETTINGS)["reminders"] == ["2h", "1h"]
+    assert player.errors == [], player.errors
+    player.context.close()
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_the_reminder_boxes_fit_the_screen_and_save_on_a_phone(
+    room: Room, browser: Any, artifacts: Path, screen: str
+) -> None:
+    account = Account(room.base, unique_name("remfit"))
+    player = account.open(browser, viewport=SCREENS[screen])
+    page = player.page
+    visit(page, room.url("/account"))
+    form = page.locator("[data-notify-form]")
+    boxes = {point: form.get_by_label(label, exact=True) for point, label in BOXES.items()}
+    save = form.get_by_role("button", name="Save notification settings")
+    for box in (*boxes.values(), save):
+        expect(box).to_be_visible()
+    # the settings and the statement drawn: the page at its full size
+    expect(boxes["50%"]).to_be_checked()
+    expect(page.locator("[data-ledger] tr").first).to_be_visible()
+    save.scroll_into_view_if_needed()  # the reminders above it, in the screenshot
+    player.shot(artifacts, f"account-reminders-{screen}")
+    main = page.locator("main")  # the reminders' form and the rest of the page
+    assert overlaps_within(main, PAGE_PIECES, PAGE_TEXTS) == []
+    assert out_of_width(page) == []
+
+    if screen == "phone":  # saved from the phone, read back from the server
+        for point in ("50%", "4h", "15m"):
+            boxes[point].click()
+        save.click()
+        expect(form.locator("[data-notify-saved]")).to_have_text("Saved.")
+        assert account.call("GET", SETTINGS)["reminders"] == ["4h", "1h", "15m"]
+        # the page with the form's "Saved." line fits too
+        assert overlaps_within(main, PAGE_PIECES, PAGE_TEXTS) == []
     assert player.errors == [], player.errors
     player.context.close()
 
