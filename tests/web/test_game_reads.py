@@ -102,22 +102,7 @@ def test_a_wake_during_a_read_reads_again(monkeypatch: pytest.MonkeyPatch) -> No
         fourth = await shared.after(None, 1, 3, lambda: 3)  # type: ignore[arg-type]
         assert fourth is not third and made == [5, 5, 3]  # needs older events
 
-    # In a thread of its own: an earlier test in the run may leave an event loop
-    # running in this one (asyncio.run refuses to nest).
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as error:  # reported below, in the test's own thread
-            failure.append(error)
-
-    runner = threading.Thread(target=run)
-    runner.start()
-    runner.join(timeout=30)
-    assert not runner.is_alive()
-    if failure:
-        raise failure[0]
+    _in_a_thread(scenario)
 
 
 @dataclass(frozen=True)
