@@ -151,3 +151,14 @@ def test_the_admin_rows_fit_in_every_state(
         assert problems == []
     assert admining.errors == [], admining.errors
     admining.context.close()
+    # The room is shared with the worker's later tests (the controls inventory walks
+    # the admin page): nobody is left suspended or muted by this one.
+    for player in players.values():
+        if user_of(admin, player.id)["suspended"]:
+            admin.call("POST", f"/api/admin/users/{player.id}/reinstate", {"reason": "the end"})
+    for muted in [m["user_id"] for m in room_mutes(admin) if m["user_id"] in ids(players)]:
+        admin.call("POST", "/api/admin/chat/unmute", {"user_id": muted, "reason": "the end"})
+
+
+def ids(players: dict[str, Account]) -> set[int]:
+    return {player.id for player in players.values()}
