@@ -3,39 +3,27 @@ service's pipeline, announce the committed change to this process's sockets and 
 others (``Live.announce``), and answer with the command's events as the sender may
 see them.
 
-A route is then one line: ``return run_and_answer(live, user.id, game_id,
-commands.rebuy(user.id), body)``; the socket writes the same events as its
-``result`` message (``socket_commands``).
+A player's command route is then one line: ``return await commit_and_answer(live,
+token, game_id, commands.rebuy, body)``, committed together with the commands queued
+beside it, as the socket's are (``socket_commands`` writes the same events as its
+``result`` message). The host's and the admins' table commands, the bots' seating and
+a new game run their own transactions and are answered by ``answer``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from fastapi import Response, status
 
 from cardroom.service import game_views
-from cardroom.service.game import pipeline
 from cardroom.service.game.commands import Command
+from cardroom.service.game.together import Done, Queued
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import ViewedEvent
 from cardroom.web.game_answers import command_json
 from cardroom.web.live import Live
-
-
-def run(
-    live: Live,
-    user_id: int,
-    game_id: int,
-    command: Command,
-    *,
-    version: int | None = None,
-    key: str | None = None,
-) -> tuple[PlayResult, tuple[ViewedEvent, ...]]:
-    """Run ``command``, tell everyone, and return the result with its events as
-    ``user_id`` may see them."""
-    result = pipeline.run(live.ctx, game_id, command, version=version, key=key)
-    return result, answer_events(live, result, user_id)
 
 
 def answer_events(live: Live, result: PlayResult, viewer_id: int) -> tuple[ViewedEvent, ...]:
@@ -69,11 +57,26 @@ class Sent(Protocol):
     def idempotency_key(self) -> str | None: ...
 
 
-def run_and_answer(
-    live: Live, user_id: int, game_id: int, command: Command, body: Sent
+async def commit_and_answer(
+    live: Live,
+    token: str,
+    game_id: int,
+    command: Callable[[int], Command],
+    body: Sent,
+    status_code: int = status.HTTP_200_OK,
 ) -> Response:
-    """``run``, answered over HTTP."""
-    result = pipeline.run(
-        live.ctx, game_id, command, version=body.version, key=body.idempotency_key
-    )
-    return answer(live, result, user_id)
+    """A player's command over HTTP, on the process's committer as the sockets' are
+    (``cardroom.web.committer``): queued with the session token the request carries,
+    proved inside the batch's transaction (``together``), committed with the commands
+    queued beside it, then announced and answered on the committer's thread from the
+    batch's own results. A refusal (the session's or the room's rules') is raised
+    here, for the route's error handlers to answer."""
+    queued = Queued(game_id, token, command, body.version, body.idempotency_key)
+
+    def finish(done: Done) -> Response:
+        if done.refused is not None:
+            raise done.refused
+        assert done.result is not None and done.user is not None
+        return answer(live, done.result, done.user.id, status_code)
+
+    return await live.committer.run(queued, finish)

@@ -1,5 +1,6 @@
-"""This process's committer: one thread that takes every player command queued on the
-tables' sockets, runs them in order in one transaction and commits them together
+"""This process's committer: one thread that takes every command queued on the
+process's tables (the players' over their sockets and over HTTP, the clock's), runs
+them in order in one transaction and commits them together
 (``cardroom.service.game.together``), then announces and answers each.
 
 The shape is the stack floor's "commands committed together" (docs/benchmarks.md):
@@ -32,11 +33,11 @@ import os
 import queue
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from cardroom.service.game.together import Done, Queued, run_each, run_together
+from cardroom.service.game.together import Done, Fire, Queued, run_each, run_together
 from cardroom.service.kept_tables import KeptTables
 
 if TYPE_CHECKING:
@@ -49,6 +50,9 @@ server_log = logging.getLogger("uvicorn.error")
 
 BATCH_MAX = 32
 STOP_SECONDS = 5.0
+# How long the clock waits for its commands' batch: long past any batch's time, short
+# enough that a stuck committer shows in the clock's log instead of hanging it.
+FIRE_WAIT_SECONDS = 30.0
 DIE_AFTER_COMMIT = "CARDROOM_DIE_AFTER_COMMIT"
 
 T = TypeVar("T")
@@ -56,7 +60,7 @@ T = TypeVar("T")
 
 @dataclass
 class _Waiting(Generic[T]):
-    queued: Queued
+    queued: Queued | Fire
     finish: Callable[[Done], T]  # on the committer's thread, after the commit
     future: concurrent.futures.Future[T]
 
@@ -85,6 +89,19 @@ class Committer:
         self._ensure_started()
         self._queue.put(_Waiting(queued, finish, future))  # type: ignore[arg-type]
         return await asyncio.wrap_future(future)
+
+    def fire_all(self, fires: Sequence[Fire], finish: Callable[[Done], T]) -> list[T]:
+        """The clock's commands, queued at once and waited for on the caller's thread
+        (the clock's worker thread, never the event loop): ``finish`` of each outcome,
+        made after its commit; raises the first failure once every command is done."""
+        futures: list[concurrent.futures.Future[T]] = []
+        self._ensure_started()
+        for fire in fires:
+            future: concurrent.futures.Future[T] = concurrent.futures.Future()
+            self._queue.put(_Waiting(fire, finish, future))  # type: ignore[arg-type]
+            futures.append(future)
+        concurrent.futures.wait(futures, FIRE_WAIT_SECONDS)
+        return [future.result(0) for future in futures]
 
     def stop(self) -> None:
         thread = self._thread

@@ -39,7 +39,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.directory import user_by_id
 from cardroom.service.errors import AuthenticationFailed, Forbidden
 from cardroom.service.users import UserInfo
-from cardroom.web.errors import CsrfTokenInvalid, NotJson
+from cardroom.web.errors import COMMAND_TOKEN, CsrfTokenInvalid, NotJson
 from cardroom.web.origins import same_origin
 from cardroom.web.proxies import warn_if_untrusted_proxy
 from cardroom.web.schemas import (
@@ -278,6 +278,22 @@ async def current_user(session: CurrentSession) -> UserInfo:
 
 
 CurrentUser = Annotated[UserInfo, Depends(current_user)]
+
+
+async def command_sender(request: Request, creds: MaybeCredentials) -> str:
+    """The session token of a player's command, not yet proved: the command goes to
+    the process's committer, which proves the session inside the batch's transaction
+    (``cardroom.service.game.together``), as a write must be proved, in one statement
+    for the whole batch instead of a read transaction of its own on the thread pool.
+    The CSRF token and the origin are checked here as for any write."""
+    if creds is None:
+        raise AuthenticationFailed(NOT_SIGNED_IN)
+    # For the validation handler to prove before it answers a malformed body.
+    setattr(request.state, COMMAND_TOKEN, creds.token)
+    return creds.token
+
+
+CommandSender = Annotated[str, Depends(command_sender)]
 
 
 async def admin_user(user: CurrentUser) -> UserInfo:

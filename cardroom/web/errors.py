@@ -35,8 +35,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import OperationalError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardroom.service import accounts
 from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
@@ -178,9 +180,33 @@ async def _web_refusal(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status, exc.code, exc.sentence)
 
 
-async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    refused = await _session_refusal(request)
+    if refused is not None:
+        return await _service_error(request, refused)
     return error_response(422, ErrorCode.INVALID_INPUT, validation_message(exc.errors()))
+
+
+# Where a player's command route leaves the token it did not prove
+# (``cardroom.web.deps.command_sender``).
+COMMAND_TOKEN = "command_token"
+
+
+async def _session_refusal(request: Request) -> ServiceError | None:
+    """A player's command proves its session in the committer's batch, after the
+    body is read; a malformed body never gets there. Its session is proved here
+    first, so a sender whose session is over hears that (401, 403), as every other
+    write's dependencies tell them before the body is looked at."""
+    token = getattr(request.state, COMMAND_TOKEN, None)
+    if not isinstance(token, str):
+        return None
+    ctx = request.app.state.ctx
+    try:
+        await run_in_threadpool(accounts.user_for_token, ctx, token)
+    except (AuthenticationFailed, AccountSuspended) as refused:
+        return refused
+    return None
 
 
 _HTTP_CODES = {

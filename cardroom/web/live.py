@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Protocol
 
@@ -38,6 +38,8 @@ from fastapi import Depends, Request
 from cardroom.service import deadlines, runner
 from cardroom.service.change_views import ChangeViews
 from cardroom.service.context import ServiceContext
+from cardroom.service.game.commands import Command
+from cardroom.service.game.together import Done, Fire
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_views import GameChange, change_of, seated_players
 from cardroom.web import session_ends, watchers
@@ -100,7 +102,8 @@ class Live:
         self._heard: dict[int, tuple[int, int]] = {}  # game -> last (seq, version) heard
         self.fired: list[deadlines.Fired] = []  # what this process's clock fired (tests)
         self.spectators = watchers.Spectators()  # who watches which table (web/watchers.py)
-        # The tables' socket commands, committed together (web/committer.py).
+        # Every command on this process's tables (the players', the clock's), committed
+        # together (web/committer.py).
         self.committer = Committer(ctx_of)
 
     @property
@@ -453,12 +456,27 @@ class Live:
     def fire_and_announce(self, now: datetime | None = None) -> list[deadlines.Fired]:
         """Fire what is due and tell everyone (in a worker thread: both touch the
         database). Each deadline fires once even with several processes: fire_due
-        claims each row in the transaction that does its work."""
-        fired = deadlines.fire_due(self.ctx, now)
+        claims each row in the transaction that does its work. The commands go to the
+        committer with the players' (a table's commands all take one way, and the
+        committer's kept table stays its own), which announces each change in order,
+        on its thread, before its next batch changes the table again."""
+
+        def announce(done: Done) -> PlayResult | None:
+            if done.refused is not None:
+                raise done.refused
+            if done.result is not None:
+                self.committed(done.result)
+            return done.result
+
+        def attempts(
+            commands: Sequence[tuple[int, Command, datetime]],
+        ) -> list[PlayResult | None]:
+            fires = [Fire(game_id, command, at) for game_id, command, at in commands]
+            return self.committer.fire_all(fires, announce)
+
+        fired = deadlines.fire_due(self.ctx, now, attempts=attempts)
         self.fired.extend(fired)
         del self.fired[:-1000]
-        for done in fired:
-            self.committed(done.result)
         return fired
 
     async def _run_clock(self) -> None:

@@ -1,10 +1,11 @@
 """A server killed between a batch's commit and its answers (web/committer.py).
 
-Eight heads-up tables play on a real ``cardroom serve`` over the players' sockets:
-each round, the player to act at every table sends a check or a call (or Continue
-between hands) with an idempotency key, all at once, so the committer takes several
-into one transaction. The server was started with ``CARDROOM_DIE_AFTER_COMMIT``: it
-SIGKILLs itself right after its n-th commit, before it answers anyone in that batch.
+Eight heads-up tables play on a real ``cardroom serve``, over the players' sockets (and
+again over HTTP): each round, the player to act at every table sends a check or a call
+(or Continue between hands) with an idempotency key, all at once (over HTTP, each on a
+connection of its own), so the committer takes several into one transaction. The
+server was started with ``CARDROOM_DIE_AFTER_COMMIT``: it SIGKILLs itself right after
+its n-th commit, before it answers anyone in that batch.
 
 Then, with the server started again:
 
@@ -23,7 +24,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import httpx
@@ -40,7 +42,9 @@ from tests.reliability.servers import CHEAP, Room, Server, Zygote
 pytestmark = pytest.mark.slow
 
 TABLES = 8
-DIE_AFTER = 6  # commits: a few rounds of play first
+# Commits: the guests' joins (a command each, through the committer), then a few rounds
+# of play.
+DIE_AFTER = TABLES + 6
 # The clock never acts during the test: every version step is one of its commands.
 SLOW_CLOCK = {"turn_clock_seconds": 3600, "between_hands_seconds": 3600}
 
@@ -110,8 +114,50 @@ def stored_keys(the_room: Room) -> dict[str, int]:
         return {row.key: int(row.response["version"]) for row in rows}
 
 
+# How a round's commands go out and their answers come back: each returns, per command
+# sent, its answer (``CommandOut``), or None where the server died before answering.
+Send = Callable[[Server, list[Sent]], list[Json | None]]
+
+
+def over_sockets(server: Server, sent: list[Sent]) -> list[Json | None]:
+    with sockets(server, {s.game: [s.player] for s in sent}) as ws:
+        for item in sent:
+            ws[item.player.id].send(json.dumps(item.message))
+        answers: list[Json | None] = []
+        for item in sent:
+            try:
+                got = answer_to(ws[item.player.id], item.key)
+            except ConnectionClosed:
+                answers.append(None)
+                continue
+            assert got["type"] == "result", got
+            answers.append(got["result"])
+        return answers
+
+
+def over_http(server: Server, sent: list[Sent]) -> list[Json | None]:
+    def post(item: Sent) -> Json | None:
+        body = {k: v for k, v in item.message.items() if k not in ("type", "ref")}
+        path = "actions" if item.message["type"] == "act" else "continue"
+        # A connection of its own, so the commands queue on the committer together.
+        with httpx.Client(base_url=server.base, timeout=30.0) as client:
+            try:
+                got = client.post(
+                    f"/api/games/{item.game}/{path}", json=body, headers=item.player.auth
+                )
+            except httpx.TransportError:
+                return None
+        assert got.status_code == 200, got.text
+        answer: Json = got.json()
+        return answer
+
+    with ThreadPoolExecutor(len(sent) or 1) as pool:
+        return list(pool.map(post, sent))
+
+
+@pytest.mark.parametrize("send", [over_sockets, over_http], ids=["socket", "http"])
 def test_answered_commands_are_stored_and_unanswered_ones_apply_once(
-    zygote: Zygote, fresh_room: Room
+    zygote: Zygote, fresh_room: Room, send: Send
 ) -> None:
     dying = Server(zygote, fresh_room, env={**CHEAP, "CARDROOM_DIE_AFTER_COMMIT": str(DIE_AFTER)})
     dying.start()
@@ -124,22 +170,17 @@ def test_answered_commands_are_stored_and_unanswered_ones_apply_once(
             join(client, game, guest)
             seats[game] = [host, guest]
         sent: list[Sent] = []
-        died = False
-        with sockets(dying, seats) as ws:
-            for _ in range(100):
-                commands = round_of(client, seats)
-                for item in commands:
-                    ws[item.player.id].send(json.dumps(item.message))
-                sent.extend(commands)
-                try:
-                    for item in commands:
-                        got = answer_to(ws[item.player.id], item.key)
-                        assert got["type"] == "result", got
-                        item.answered_version = int(got["result"]["version"])
-                except ConnectionClosed:
-                    died = True
-                    break
-    assert died, "the server never died: no batch reached the commit it dies after"
+        for _ in range(100):
+            commands = round_of(client, seats)
+            sent.extend(commands)
+            answers = send(dying, commands)
+            for item, answer in zip(commands, answers, strict=True):
+                item.answered_version = None if answer is None else int(answer["version"])
+            if None in answers:
+                break
+    assert any(s.answered_version is None for s in sent), (
+        "the server never died: no batch reached the commit it dies after"
+    )
     dying.ended()  # it killed itself
     committed = stored_keys(fresh_room)
     answered = [s for s in sent if s.answered_version is not None]
@@ -153,18 +194,15 @@ def test_answered_commands_are_stored_and_unanswered_ones_apply_once(
     dying.env.pop("CARDROOM_DIE_AFTER_COMMIT")
     dying.start()
     try:
-        with sockets(dying, {s.game: [s.player] for s in unanswered}) as ws:
-            for item in unanswered:
-                ws[item.player.id].send(json.dumps(item.message))
-                got = answer_to(ws[item.player.id], item.key)
-                assert got["type"] == "result", got
-                result = got["result"]
-                if item.key in committed:  # stored by the dead batch: answered again
-                    assert result["replayed"] is True
-                    assert result["version"] == committed[item.key]
-                else:
-                    assert result["replayed"] is False
-                    assert result["version"] == item.version_seen + 1
+        for item in unanswered:  # one at a time: the retry, as a client makes it
+            [result] = send(dying, [item])
+            assert result is not None
+            if item.key in committed:  # stored by the dead batch: answered again
+                assert result["replayed"] is True
+                assert result["version"] == committed[item.key]
+            else:
+                assert result["replayed"] is False
+                assert result["version"] == item.version_seen + 1
         after = stored_keys(fresh_room)
         assert set(after) == {s.key for s in sent}
         with httpx.Client(base_url=dying.base, timeout=10.0) as client:

@@ -20,8 +20,10 @@ from cardroom.service import accounts
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from cardroom.store.models import Role
+from cardroom.web import committer
 from cardroom.web.app import create_app
 from cardroom.web.deps import WebSettings
+from tests.web.committer_kit import Gate
 from tests.web.games_kit import Player, heads_up, new_player, to_act
 from tests.web.kit import PASSWORD, sign_in, sign_up
 
@@ -59,3 +61,11 @@ def table(client: TestClient) -> tuple[int, Player, Player]:
     game = heads_up(client, alice, bob)
     assert to_act(client, game, [alice, bob]) == alice
     return game, alice, bob
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Gate:
+    """The committer's batches, counted and, once armed, the next one held."""
+    gate = Gate()
+    monkeypatch.setattr(committer, "run_together", gate.run_together)
+    return gate

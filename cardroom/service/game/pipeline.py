@@ -101,6 +101,20 @@ def attempt(
         return _run(session, game_id, command, moment, drawn, version, key)
 
 
+def attempt_in(
+    session: Session,
+    game_id: int,
+    command: Command,
+    now: datetime,
+    source: RandomSource,
+    *,
+    kept: KeptTables | None = None,
+) -> PlayResult | None:
+    """``attempt`` inside a transaction the caller holds (``together``: the clock's
+    commands on the committer, with the players')."""
+    return _run(session, game_id, command, now, source, None, None, kept=kept)
+
+
 def run_in(
     session: Session,
     game_id: int,

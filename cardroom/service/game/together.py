@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -59,9 +60,21 @@ class Queued:
 
 
 @dataclass(frozen=True)
+class Fire:
+    """The room's own command on a table (the clock firing a deadline): no session to
+    prove, a guard that may find nothing to do (fired elsewhere), and the moment it
+    fires at, which is the clock's, not the batch's."""
+
+    game_id: int
+    command: Command
+    now: datetime
+
+
+@dataclass(frozen=True)
 class Done:
-    """A command's outcome: the sender (None if the session was refused) and either
-    the committed result or the refusal."""
+    """A command's outcome: the sender (None if the session was refused, or for the
+    room's own command) and either the committed result or the refusal; neither when
+    a ``Fire``'s guard found nothing to do."""
 
     user: UserInfo | None
     result: PlayResult | None = None
@@ -78,7 +91,7 @@ class _RefusedAlone(Exception):
 
 
 def run_together(
-    ctx: ServiceContext, queued: Sequence[Queued], kept: KeptTables | None = None
+    ctx: ServiceContext, queued: Sequence[Queued | Fire], kept: KeptTables | None = None
 ) -> list[Done]:
     """Run ``queued`` in order in one transaction, each in a savepoint, and commit.
     Raises what is not a refusal (nothing is then committed): see ``run_each``.
@@ -92,9 +105,12 @@ def run_together(
         with ctx.transaction() as session:
             # Every sender's session proved at once, in this transaction: one
             # statement for the batch instead of one per command.
-            proofs = accounts.users_in(ctx, session, {item.token for item in queued})
+            tokens = {item.token for item in queued if isinstance(item, Queued)}
+            proofs = accounts.users_in(ctx, session, tokens) if tokens else {}
             done = [
                 _one(ctx, session, item, proofs[item.token], source, kept, alone=alone)
+                if isinstance(item, Queued)
+                else _fire(session, item, source, kept, alone=alone)
                 for item in queued
             ]
     except _RefusedAlone as refused:
@@ -108,7 +124,7 @@ def run_together(
 
 
 def run_each(
-    ctx: ServiceContext, queued: Sequence[Queued], kept: KeptTables | None = None
+    ctx: ServiceContext, queued: Sequence[Queued | Fire], kept: KeptTables | None = None
 ) -> list[Done | Exception]:
     """Each command in a transaction of its own: after a batch failed as a whole, so
     that only the command that fails again gets the error."""
@@ -155,3 +171,22 @@ def _one(
     # its own: nothing this one loaded is trusted as it was.
     session.expire_all()
     return Done(user, result=result)
+
+
+def _fire(
+    session: Session, item: Fire, source: RandomSource, kept: KeptTables | None, *, alone: bool
+) -> Done:
+    """The clock's command. The table's refusals of its work are its outcome (the
+    deadline is marked fired with the sentence); one that escapes it (the game gone)
+    is its own, as a player's is."""
+    try:
+        with contextlib.nullcontext() if alone else session.begin_nested():
+            result = pipeline.attempt_in(
+                session, item.game_id, item.command, item.now, source, kept=kept
+            )
+    except ServiceError as refused:
+        if alone:
+            raise _RefusedAlone(Done(None, refused=refused)) from None
+        return Done(None, refused=refused)
+    session.expire_all()
+    return Done(None, result=result)

@@ -1,15 +1,17 @@
 """Games: the lobby, a table for its viewer, its events, and every player command.
 
-Each command route is one line: the command (``cardroom.service.game.commands``)
-run and answered by ``cardroom.web.commands.run_and_answer``, which announces the
-committed change to the table's sockets and answers with the same committed state:
-the version and the command's events, through the per-viewer filter for the one who
-asked. Refusals are the service's, with their sentences (docs/games.md).
+Each player's command route is one line: the command
+(``cardroom.service.game.commands``) queued on the process's committer and answered by
+``cardroom.web.commands.commit_and_answer``, which proves the session in the batch,
+commits it with the commands queued beside it, announces the committed change to the
+table's sockets and answers with the same committed state: the version and the
+command's events, through the per-viewer filter for the one who asked. Refusals are
+the service's, with their sentences (docs/games.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Path, Query, Response, status
@@ -18,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from cardroom.service import game_details, game_options, game_views, invites, lobby, table_players
 from cardroom.service.game import commands
 from cardroom.service.game.commands import Command
-from cardroom.web.commands import answer, run_and_answer
-from cardroom.web.deps import ContextDep, CurrentUser
+from cardroom.web.commands import answer, commit_and_answer
+from cardroom.web.deps import CommandSender, ContextDep, CurrentUser
 from cardroom.web.errors import documented
 from cardroom.web.game_answers import event_out, game_out, lobby_out, my_games_out
 from cardroom.web.live import LiveDep
@@ -165,16 +167,18 @@ def events(
 
 
 @router.post("/api/games/{game_id}/join", response_model=CommandOut, responses=COMMAND)
-def join(
-    ctx: ContextDep,
-    user: CurrentUser,
+async def join(
+    token: CommandSender,
     live: LiveDep,
     game_id: GameId,
     body: Annotated[JoinIn, Body(default_factory=JoinIn)],
 ) -> Response:
     """Sit down (paying the buy-in where it is paid at the seat): the seat asked for
     or the first free one. A waiting game that fills up starts by itself."""
-    return run_and_answer(live, user.id, game_id, commands.join(user.id, body.seat), body)
+    seat = body.seat
+    return await commit_and_answer(
+        live, token, game_id, lambda user_id: commands.join(user_id, seat), body
+    )
 
 
 # -- a player's commands that carry nothing but the seat's player ------------------------
@@ -199,11 +203,11 @@ SEAT_COMMANDS: tuple[tuple[str, str, Callable[[int], Command], str], ...] = (
 )  # fmt: skip
 
 
-def _seat_route(command: Callable[[int], Command]) -> Callable[..., Response]:
-    def route(
-        ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId, body: OptionalCommand
+def _seat_route(command: Callable[[int], Command]) -> Callable[..., Awaitable[Response]]:
+    async def route(
+        token: CommandSender, live: LiveDep, game_id: GameId, body: OptionalCommand
     ) -> Response:
-        return run_and_answer(live, user.id, game_id, command(user.id), body)
+        return await commit_and_answer(live, token, game_id, command, body)
 
     return route
 
@@ -221,12 +225,11 @@ for path, name, command, description in SEAT_COMMANDS:
 
 
 @router.post("/api/games/{game_id}/actions", response_model=CommandOut, responses=COMMAND)
-def act(
-    body: ActionIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
+async def act(body: ActionIn, token: CommandSender, live: LiveDep, game_id: GameId) -> Response:
     """Fold, check, call, bet, raise or go all in, on your turn and within the range
     the table shows (``hand.legal``); ``amount`` is the total bet in the round. Out of
     turn, out of range or against an older ``version``: 409, and nothing changes."""
-    return run_and_answer(
-        live, user.id, game_id, commands.act(user.id, body.kind, body.amount), body
+    kind, amount = body.kind, body.amount
+    return await commit_and_answer(
+        live, token, game_id, lambda user_id: commands.act(user_id, kind, amount), body
     )

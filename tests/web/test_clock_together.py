@@ -1,0 +1,69 @@
+"""The clock's commands go to the process's committer with the players'
+(``Live.fire_and_announce``): a deadline that falls due while a batch runs is fired
+in the next batch beside the players' commands queued with it, from the table the
+committer kept, and its change reaches the table's watchers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from cardroom.store.models import DeadlineKind
+from cardroom.web.live import live_of
+from tests.conftest import FakeClock
+from tests.web.committer_kit import Gate, together_after
+from tests.web.games_kit import Player, detail, heads_up, new_player, to_act, watching
+
+TURN_CLOCK = timedelta(seconds=120)  # house
+
+
+def _check_or_call(client: TestClient, game: int, players: list[Player]) -> Callable[[], Any]:
+    player = to_act(client, game, players)
+    assert player is not None
+    seen = detail(client, game, player)
+    kind = "check" if "check" in seen["hand"]["legal"]["actions"] else "call"
+    body = {"kind": kind, "version": seen["version"]}
+    return lambda: client.post(f"/api/games/{game}/actions", json=body, headers=player.auth)
+
+
+def test_a_deadline_fires_in_the_next_batch_beside_the_players_commands(
+    client: TestClient, gate: Gate, clock: FakeClock
+) -> None:
+    live = live_of(client.app)
+    started = clock.moment
+    timed = [new_player(client, "tim"), new_player(client, "tom")]
+    timed_game = heads_up(client, *timed)  # its turn falls due first
+    clock.advance(timedelta(seconds=60))
+    tables = []
+    for n in range(2):
+        players = [new_player(client, f"host{n}"), new_player(client, f"guest{n}")]
+        tables.append((heads_up(client, *players), players))
+    timed_version = detail(client, timed_game, timed[0])["version"]
+    kept_before = live.committer.kept.hits
+    watcher = new_player(client, "carol")
+
+    with watching(client, timed_game, watcher) as seen:
+        held, [fired, acted] = together_after(
+            client,
+            gate,
+            _check_or_call(client, *tables[0]),
+            [
+                lambda: live.fire_and_announce(started + TURN_CLOCK + timedelta(seconds=1)),
+                _check_or_call(client, *tables[1]),
+            ],
+        )
+        events, _snapshot = seen.until_snapshot()
+
+    assert gate.batches == [1, 2] and gate.clock == [0, 1]
+    assert held.status_code == 200 and acted.status_code == 200, (held.text, acted.text)
+    [turn] = fired
+    assert (turn.game_id, turn.kind) == (timed_game, DeadlineKind.TURN)
+    assert turn.result.version == timed_version + 1
+    folded = next(e for e in events if e["type"] == "PlayerActed")
+    assert folded["data"]["timed_out"]
+    assert detail(client, timed_game, timed[1])["version"] == timed_version + 1
+    # Each of the three took the table the committer kept since its join.
+    assert live.committer.kept.hits - kept_before == 3
