@@ -11,7 +11,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from cardroom.store.models import DeadlineKind
+from cardroom.service.context import ServiceContext
+from cardroom.store.models import Deadline, DeadlineKind
 from cardroom.web.live import live_of
 from tests.conftest import FakeClock
 from tests.web.committer_kit import Gate, together_after
@@ -30,7 +31,7 @@ def _check_or_call(client: TestClient, game: int, players: list[Player]) -> Call
 
 
 def test_a_deadline_fires_in_the_next_batch_beside_the_players_commands(
-    client: TestClient, gate: Gate, clock: FakeClock
+    client: TestClient, ctx: ServiceContext, gate: Gate, clock: FakeClock
 ) -> None:
     live = live_of(client.app)
     started = clock.moment
@@ -65,5 +66,24 @@ def test_a_deadline_fires_in_the_next_batch_beside_the_players_commands(
     folded = next(e for e in events if e["type"] == "PlayerActed")
     assert folded["data"]["timed_out"]
     assert detail(client, timed_game, timed[1])["version"] == timed_version + 1
+    # The deadline's row says what was done: the claim's outcome is written in the
+    # batch's transaction too.
+    with ctx.transaction() as session:
+        stored = session.get(Deadline, turn.deadline_id)
+        assert stored is not None and stored.outcome == turn.outcome != ""
     # Each of the three took the table the committer kept since its join.
     assert live.committer.kept.hits - kept_before == 3
+
+
+def test_a_deadline_fired_alone_keeps_its_outcome(
+    client: TestClient, ctx: ServiceContext, clock: FakeClock
+) -> None:
+    """Alone in its batch the fire takes no savepoint, and what its claim wrote on
+    the deadline's row must still reach the commit."""
+    live = live_of(client.app)
+    game = heads_up(client, new_player(client, "tim"), new_player(client, "tom"))
+    [turn] = live.fire_and_announce(clock.moment + TURN_CLOCK + timedelta(seconds=1))
+    assert turn.game_id == game and turn.outcome
+    with ctx.transaction() as session:
+        stored = session.get(Deadline, turn.deadline_id)
+        assert stored is not None and stored.outcome == turn.outcome

@@ -188,5 +188,8 @@ def _fire(
         if alone:
             raise _RefusedAlone(Done(None, refused=refused)) from None
         return Done(None, refused=refused)
+    # The claim's outcome is set on the deadline's row after the save: alone, with no
+    # savepoint to end, it is flushed here, before expiring would drop it.
+    session.flush()
     session.expire_all()
     return Done(None, result=result)
