@@ -3,17 +3,17 @@ service's pipeline, announce the committed change to this process's sockets and 
 others (``Live.announce``), and answer with the command's events as the sender may
 see them.
 
-A player's command route is then one line: ``return await commit_and_answer(live,
-token, game_id, commands.rebuy, body)``, committed together with the commands queued
-beside it, as the socket's are (``socket_commands`` writes the same events as its
-``result`` message). The host's and the admins' table commands, the bots' seating and
-a new game run their own transactions and are answered by ``answer``.
+A command route is then one line: ``return await commit_and_answer(live, token,
+game_id, commands.rebuy, version=body.version, key=body.idempotency_key)``,
+committed together with the commands queued beside it, as the socket's are
+(``socket_commands`` writes the same events as its ``result`` message). A new game,
+which has no table yet to queue on, runs its own transaction and is answered by
+``answer``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from fastapi import Response, status
 
@@ -46,32 +46,24 @@ def answer(
     return Response(command_json(result, events), status_code, media_type="application/json")
 
 
-class Sent(Protocol):
-    """What a command's body says besides the command: the version the sender saw and
-    an idempotency key (``CommandIn``, ``ActionIn``, the socket's messages)."""
-
-    @property
-    def version(self) -> int | None: ...
-
-    @property
-    def idempotency_key(self) -> str | None: ...
-
-
 async def commit_and_answer(
     live: Live,
     token: str,
     game_id: int,
     command: Callable[[int], Command],
-    body: Sent,
+    *,
+    version: int | None = None,
+    key: str | None = None,
     status_code: int = status.HTTP_200_OK,
 ) -> Response:
-    """A player's command over HTTP, on the process's committer as the sockets' are
+    """A command on a table over HTTP, on the process's committer as the sockets' are
     (``cardroom.web.committer``): queued with the session token the request carries,
     proved inside the batch's transaction (``together``), committed with the commands
     queued beside it, then announced and answered on the committer's thread from the
-    batch's own results. A refusal (the session's or the room's rules') is raised
-    here, for the route's error handlers to answer."""
-    queued = Queued(game_id, token, command, body.version, body.idempotency_key)
+    batch's own results. ``command`` is built once the session's user is known. A
+    refusal (the session's or the room's rules') is raised here, for the route's
+    error handlers to answer."""
+    queued = Queued(game_id, token, command, version, key)
 
     def finish(done: Done) -> Response:
         if done.refused is not None:

@@ -17,7 +17,7 @@ from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
 from tests.web.committer_kit import Gate, together_after
 from tests.web.games_kit import Player, detail, heads_up, new_player, to_act
-from tests.web.kit import assert_refused
+from tests.web.kit import assert_refused, bearer
 
 Body = dict[str, Any]
 
@@ -105,3 +105,32 @@ def test_a_session_that_is_over_is_refused_in_the_batch_and_before_a_malformed_b
         assert_refused(got, 403, "account_suspended")
     other = next(p for p in players if p != player)
     assert detail(client, game, other)["version"] == version  # nothing was applied
+
+
+def test_the_hosts_and_the_admins_table_commands_queue_with_the_players(
+    client: TestClient, gate: Gate, admin: tuple[int, str], tables: list[tuple[int, list[Player]]]
+) -> None:
+    """A pause at the host's door and one at the admin's go in the batch after the
+    held one, beside a player's action."""
+    (first, first_players), (second, second_players) = tables[0], tables[1]
+    host = first_players[0]
+    _, boss = admin
+
+    def pause_as_host() -> Any:
+        body = {"reason": "a break"}
+        return client.post(f"/api/games/{first}/pause", json=body, headers=host.auth)
+
+    def pause_as_admin() -> Any:
+        body = {"reason": "a check"}
+        return client.post(f"/api/admin/games/{second}/pause", json=body, headers=bearer(boss))
+
+    held, answers = together_after(
+        client,
+        gate,
+        _check_or_call(client, tables[2][0], tables[2][1]),
+        [pause_as_host, pause_as_admin, _check_or_call(client, tables[3][0], tables[3][1])],
+    )
+    assert gate.batches == [1, 3]
+    assert [r.status_code for r in (held, *answers)] == [200] * 4, [r.text for r in answers]
+    for game, players in ((first, first_players), (second, second_players)):
+        assert detail(client, game, players[1])["summary"]["status"] == "paused"

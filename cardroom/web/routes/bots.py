@@ -1,9 +1,10 @@
 """Practice bots: ``POST /api/games/{id}/bots`` seats bots at a practice table.
 
-One service call (``cardroom.service.bots.add_bots``): the host (or an admin) adds
-``count`` bots of a ``level`` to a waiting ``arena`` game. The bots then play
-through the clock like any player; their moves reach the table's sockets as every
-committed change does. Included by ``create_app`` from ``OPTIONAL_ROUTERS``.
+One command (``cardroom.service.game.commands.add_bots``, as
+``cardroom.service.bots.add_bots`` runs it), queued on the process's committer: the
+host (or an admin) adds ``count`` bots of a ``level`` to a waiting ``arena`` game.
+The bots then play through the clock like any player; their moves reach the table's
+sockets as every committed change does. Included by ``create_app`` from ``OPTIONAL_ROUTERS``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Response
 from pydantic import Field, StrictInt
 
-from cardroom.service import bots
-from cardroom.web.commands import answer
-from cardroom.web.deps import ContextDep, CurrentUser
+from cardroom.service.game import commands
+from cardroom.web.commands import commit_and_answer
+from cardroom.web.deps import CommandSender
 from cardroom.web.errors import documented
 from cardroom.web.live import LiveDep
 from cardroom.web.routes.games import GameId
@@ -40,13 +41,15 @@ class BotsIn(_In):
     response_model=CommandOut,
     responses=documented(401, 403, 404, 409, 413, 415, 422),
 )
-def add_bots(
-    body: BotsIn, ctx: ContextDep, user: CurrentUser, live: LiveDep, game_id: GameId
-) -> Response:
+async def add_bots(body: BotsIn, token: CommandSender, live: LiveDep, game_id: GameId) -> Response:
     """The host (or an admin) seats practice bots at an ``arena`` game (points, no
     money) that has the seats free: all of them or none (409). A table they fill
     starts by itself."""
-    result = bots.add_bots(
-        ctx, game_id, user.id, body.level, body.count, expected_version=body.version
+    level, count = body.level, body.count
+    return await commit_and_answer(
+        live,
+        token,
+        game_id,
+        lambda user_id: commands.add_bots(user_id, level, count),
+        version=body.version,
     )
-    return answer(live, result, user.id)

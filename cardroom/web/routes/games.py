@@ -177,7 +177,12 @@ async def join(
     or the first free one. A waiting game that fills up starts by itself."""
     seat = body.seat
     return await commit_and_answer(
-        live, token, game_id, lambda user_id: commands.join(user_id, seat), body
+        live,
+        token,
+        game_id,
+        lambda user_id: commands.join(user_id, seat),
+        version=body.version,
+        key=body.idempotency_key,
     )
 
 
@@ -207,7 +212,9 @@ def _seat_route(command: Callable[[int], Command]) -> Callable[..., Awaitable[Re
     async def route(
         token: CommandSender, live: LiveDep, game_id: GameId, body: OptionalCommand
     ) -> Response:
-        return await commit_and_answer(live, token, game_id, command, body)
+        return await commit_and_answer(
+            live, token, game_id, command, version=body.version, key=body.idempotency_key
+        )
 
     return route
 
@@ -231,5 +238,10 @@ async def act(body: ActionIn, token: CommandSender, live: LiveDep, game_id: Game
     turn, out of range or against an older ``version``: 409, and nothing changes."""
     kind, amount = body.kind, body.amount
     return await commit_and_answer(
-        live, token, game_id, lambda user_id: commands.act(user_id, kind, amount), body
+        live,
+        token,
+        game_id,
+        lambda user_id: commands.act(user_id, kind, amount),
+        version=body.version,
+        key=body.idempotency_key,
     )

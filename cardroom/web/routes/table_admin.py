@@ -1,7 +1,10 @@
 """What the host or an admin does to a table: pause, resume, cancel, fold an inactive
 player, remove an idle seat. Each goes into the admin log with its reason.
 
-Two doors to the same use cases:
+Each is its command (``cardroom.service.game.commands``, as
+``cardroom.service.table_admin`` runs them for the console), queued on the process's
+committer with the players' (``cardroom.web.commands.commit_and_answer``). Two doors
+to the same commands:
 
 - ``/api/games/{id}/...``: the host or an admin; the service decides who may do
   what (folding and removing are an admin's, and the host's where the rules allow).
@@ -13,18 +16,19 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from cardroom.service import game_views, lobby, table_admin
+from cardroom.service import game_views
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_records import PlayResult
+from cardroom.service.game import commands
 from cardroom.service.users import UserInfo
-from cardroom.web.commands import answer
-from cardroom.web.deps import AdminUser, ContextDep, CurrentUser
+from cardroom.web.commands import commit_and_answer
+from cardroom.web.deps import AdminUser, ContextDep, CurrentSession, CurrentUser, SignedInSession
 from cardroom.web.errors import documented
 from cardroom.web.live import Live, LiveDep
 from cardroom.web.routes.games import GameId
@@ -37,51 +41,74 @@ admin = APIRouter(prefix="/api/admin/games", tags=["admin"])
 CHANGE = documented(401, 403, 404, 409, 413, 415, 422)
 
 
-def _fold(
-    ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: SeatReasonIn
+async def _fold(
+    ctx: ServiceContext, live: Live, token: str, game_id: int, body: SeatReasonIn
 ) -> Response:
-    player = game_views.player_named(ctx, game_id, seat=body.seat, player_id=body.player_id)
-    result = table_admin.fold_inactive(
-        ctx, user.id, game_id, player, body.reason, expected_version=body.version
+    player = await _player_named(ctx, game_id, body)
+    reason = body.reason
+    return await commit_and_answer(
+        live,
+        token,
+        game_id,
+        lambda user_id: commands.fold_inactive(user_id, player, reason),
+        version=body.version,
     )
-    return answer(live, result, user.id)
 
 
-def _remove(
-    ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: SeatReasonIn
+async def _remove(
+    ctx: ServiceContext, live: Live, token: str, game_id: int, body: SeatReasonIn
 ) -> Response:
-    player = game_views.player_named(ctx, game_id, seat=body.seat, player_id=body.player_id)
-    result = table_admin.remove_idle(
-        ctx, user.id, game_id, player, body.reason, expected_version=body.version
+    player = await _player_named(ctx, game_id, body)
+    reason = body.reason
+    return await commit_and_answer(
+        live,
+        token,
+        game_id,
+        lambda user_id: commands.remove_idle(user_id, player, reason),
+        version=body.version,
     )
-    return answer(live, result, user.id)
 
 
-def _pause(
-    ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
+async def _pause(
+    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonCommandIn
 ) -> Response:
-    result = table_admin.pause(ctx, user.id, game_id, body.reason, expected_version=body.version)
-    return answer(live, result, user.id)
+    reason = body.reason
+    return await commit_and_answer(
+        live, token, game_id, lambda user_id: commands.pause(user_id, reason), version=body.version
+    )
 
 
-def _resume(
-    ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonCommandIn
+async def _resume(
+    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonCommandIn
 ) -> Response:
-    result = table_admin.resume(ctx, user.id, game_id, body.reason, expected_version=body.version)
-    return answer(live, result, user.id)
+    reason = body.reason
+    return await commit_and_answer(
+        live, token, game_id, lambda user_id: commands.resume(user_id, reason), version=body.version
+    )
 
 
-def _cancel(
-    ctx: ServiceContext, live: Live, user: UserInfo, game_id: int, body: ReasonIn
+async def _cancel(
+    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonIn
 ) -> Response:
-    result: PlayResult = lobby.cancel_game(ctx, user.id, game_id, body.reason)
-    return answer(live, result, user.id)
+    reason = body.reason
+    return await commit_and_answer(
+        live, token, game_id, lambda user_id: commands.cancel(user_id, reason)
+    )
+
+
+async def _player_named(ctx: ServiceContext, game_id: int, body: SeatReasonIn) -> int:
+    """The player a seat or an id names: a read of its own, before the command."""
+    return await run_in_threadpool(
+        game_views.player_named, ctx, game_id, seat=body.seat, player_id=body.player_id
+    )
 
 
 # -- the two doors ----------------------------------------------------------------------
 # One line each: the address, the operation's name (the admin door's is "admin_" and
 # it), the body, the use case, what the host's door and the admin's door say of it.
-TABLE_COMMANDS: tuple[tuple[str, str, type[BaseModel], Callable[..., Response], str, str], ...] = (
+TABLE_COMMANDS: tuple[
+    tuple[str, str, type[BaseModel], Callable[..., Awaitable[Response]], str, str], ...
+] = (
     ("fold", "fold", SeatReasonIn, _fold,
      "Fold an inactive player's hand now (an admin; the host where the rules set a\n"
      "wait, once it is over). Chips already in stay in the pot.",
@@ -102,16 +129,25 @@ TABLE_COMMANDS: tuple[tuple[str, str, type[BaseModel], Callable[..., Response], 
 )  # fmt: skip
 
 
-def _door(run: Callable[..., Response], body: type[BaseModel], who: Any) -> Callable[..., Response]:
+def _door(
+    run: Callable[..., Awaitable[Response]], body: type[BaseModel], who: Any
+) -> Callable[..., Awaitable[Response]]:
     """The route of one door: ``who`` is the dependency that says who may knock
-    (``CurrentUser`` at the host's, ``AdminUser`` at the admin's). Its signature is
-    written out for FastAPI, which reads the body's model and the dependencies
-    from it."""
+    (``CurrentUser`` at the host's, ``AdminUser`` at the admin's: proved on the thread
+    pool, as every write's session is, for the admin's door to refuse early), then
+    the command goes to the committer with the session's token, which proves it
+    again in the batch. Its signature is written out for FastAPI, which reads the
+    body's model and the dependencies from it."""
 
-    def route(
-        body: BaseModel, ctx: ServiceContext, user: UserInfo, live: Live, game_id: int
+    async def route(
+        body: BaseModel,
+        ctx: ServiceContext,
+        user: UserInfo,
+        session: SignedInSession,
+        live: Live,
+        game_id: int,
     ) -> Response:
-        return run(ctx, live, user, game_id, body)
+        return await run(ctx, live, session.token, game_id, body)
 
     parameter = functools.partial(inspect.Parameter, kind=inspect.Parameter.POSITIONAL_OR_KEYWORD)
     route.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
@@ -119,6 +155,7 @@ def _door(run: Callable[..., Response], body: type[BaseModel], who: Any) -> Call
             parameter("body", annotation=body),
             parameter("ctx", annotation=ContextDep),
             parameter("user", annotation=who),
+            parameter("session", annotation=CurrentSession),
             parameter("live", annotation=LiveDep),
             parameter("game_id", annotation=GameId),
         ],
