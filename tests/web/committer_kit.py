@@ -14,6 +14,7 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.game import together
 from cardroom.service.game.together import Fire, Queued
 from cardroom.web.live import Live
+from tests.web.games_kit import Player, detail, to_act
 
 
 class Gate:
@@ -60,3 +61,13 @@ def together_after(
         assert queued_on_committer(client) == len(rest), "the requests did not reach the committer"
         gate.release.set()
         return held.result(10), [future.result(10) for future in queued]
+
+
+def check_or_call(client: TestClient, game: int, players: list[Player]) -> Callable[[], Any]:
+    """The request of the player to act: check, or call where they cannot check."""
+    player = to_act(client, game, players)
+    assert player is not None
+    seen = detail(client, game, player)
+    kind = "check" if "check" in seen["hand"]["legal"]["actions"] else "call"
+    body = {"kind": kind, "version": seen["version"]}
+    return lambda: client.post(f"/api/games/{game}/actions", json=body, headers=player.auth)

@@ -5,9 +5,7 @@ committer kept, and its change reaches the table's watchers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -15,19 +13,10 @@ from cardroom.service.context import ServiceContext
 from cardroom.store.models import Deadline, DeadlineKind
 from cardroom.web.live import live_of
 from tests.conftest import FakeClock
-from tests.web.committer_kit import Gate, together_after
-from tests.web.games_kit import Player, detail, heads_up, new_player, to_act, watching
+from tests.web.committer_kit import Gate, check_or_call, together_after
+from tests.web.games_kit import detail, heads_up, new_player, watching
 
 TURN_CLOCK = timedelta(seconds=120)  # house
-
-
-def _check_or_call(client: TestClient, game: int, players: list[Player]) -> Callable[[], Any]:
-    player = to_act(client, game, players)
-    assert player is not None
-    seen = detail(client, game, player)
-    kind = "check" if "check" in seen["hand"]["legal"]["actions"] else "call"
-    body = {"kind": kind, "version": seen["version"]}
-    return lambda: client.post(f"/api/games/{game}/actions", json=body, headers=player.auth)
 
 
 def test_a_deadline_fires_in_the_next_batch_beside_the_players_commands(
@@ -50,10 +39,10 @@ def test_a_deadline_fires_in_the_next_batch_beside_the_players_commands(
         held, [fired, acted] = together_after(
             client,
             gate,
-            _check_or_call(client, *tables[0]),
+            check_or_call(client, *tables[0]),
             [
                 lambda: live.fire_and_announce(started + TURN_CLOCK + timedelta(seconds=1)),
-                _check_or_call(client, *tables[1]),
+                check_or_call(client, *tables[1]),
             ],
         )
         events, _snapshot = seen.until_snapshot()

@@ -6,7 +6,7 @@ before a malformed body's 422 (the validation handler proves it first)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from cardroom.service import accounts
 from cardroom.service.admin import CONSOLE
 from cardroom.service.context import ServiceContext
-from tests.web.committer_kit import Gate, together_after
+from tests.web.committer_kit import Gate, check_or_call, together_after
 from tests.web.games_kit import Player, detail, heads_up, new_player, to_act
 from tests.web.kit import assert_refused, bearer
 
@@ -32,20 +32,11 @@ def tables(client: TestClient) -> Iterator[list[tuple[int, list[Player]]]]:
     yield out
 
 
-def _check_or_call(client: TestClient, game: int, players: list[Player]) -> Callable[[], Any]:
-    player = to_act(client, game, players)
-    assert player is not None
-    seen = detail(client, game, player)
-    kind = "check" if "check" in seen["hand"]["legal"]["actions"] else "call"
-    body: Body = {"kind": kind, "version": seen["version"]}
-    return lambda: client.post(f"/api/games/{game}/actions", json=body, headers=player.auth)
-
-
 def test_requests_that_queue_while_a_batch_runs_commit_in_one_transaction(
     client: TestClient, gate: Gate, tables: list[tuple[int, list[Player]]]
 ) -> None:
     before = {game: detail(client, game, players[0])["version"] for game, players in tables}
-    sends = [_check_or_call(client, game, players) for game, players in tables]
+    sends = [check_or_call(client, game, players) for game, players in tables]
     first, rest = together_after(client, gate, sends[0], sends[1:])
     assert gate.batches == [1, 3]
     for (game, players), response in zip(tables, [first, *rest], strict=True):
@@ -71,8 +62,8 @@ def test_a_refusal_in_a_batch_is_its_own_and_the_others_commit(
     first, [refused, acted] = together_after(
         client,
         gate,
-        _check_or_call(client, tables[2][0], tables[2][1]),
-        [out_of_turn, _check_or_call(client, other, other_players)],
+        check_or_call(client, tables[2][0], tables[2][1]),
+        [out_of_turn, check_or_call(client, other, other_players)],
     )
     assert gate.batches == [1, 2]
     assert first.status_code == 200 and acted.status_code == 200, (first.text, acted.text)
@@ -127,8 +118,8 @@ def test_the_hosts_and_the_admins_table_commands_queue_with_the_players(
     held, answers = together_after(
         client,
         gate,
-        _check_or_call(client, tables[2][0], tables[2][1]),
-        [pause_as_host, pause_as_admin, _check_or_call(client, tables[3][0], tables[3][1])],
+        check_or_call(client, tables[2][0], tables[2][1]),
+        [pause_as_host, pause_as_admin, check_or_call(client, tables[3][0], tables[3][1])],
     )
     assert gate.batches == [1, 3]
     assert [r.status_code for r in (held, *answers)] == [200] * 4, [r.text for r in answers]

@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from cardroom.service import game_views
 from cardroom.service.context import ServiceContext
 from cardroom.service.game import commands
+from cardroom.service.game.commands import Command
 from cardroom.service.users import UserInfo
 from cardroom.web.commands import commit_and_answer
 from cardroom.web.deps import AdminUser, ContextDep, CurrentSession, CurrentUser, SignedInSession
@@ -41,59 +42,45 @@ admin = APIRouter(prefix="/api/admin/games", tags=["admin"])
 CHANGE = documented(401, 403, 404, 409, 413, 415, 422)
 
 
-async def _fold(
-    ctx: ServiceContext, live: Live, token: str, game_id: int, body: SeatReasonIn
-) -> Response:
-    player = await _player_named(ctx, game_id, body)
-    reason = body.reason
-    return await commit_and_answer(
-        live,
-        token,
-        game_id,
-        lambda user_id: commands.fold_inactive(user_id, player, reason),
-        version=body.version,
-    )
+def _at_seat(make: Callable[[int, int, str], Command]) -> Callable[..., Awaitable[Response]]:
+    """A command on the player a seat or an id names (fold, remove)."""
+
+    async def run(
+        ctx: ServiceContext, live: Live, token: str, game_id: int, body: SeatReasonIn
+    ) -> Response:
+        player = await _player_named(ctx, game_id, body)
+        reason = body.reason
+        return await commit_and_answer(
+            live,
+            token,
+            game_id,
+            lambda user_id: make(user_id, player, reason),
+            version=body.version,
+        )
+
+    return run
 
 
-async def _remove(
-    ctx: ServiceContext, live: Live, token: str, game_id: int, body: SeatReasonIn
-) -> Response:
-    player = await _player_named(ctx, game_id, body)
-    reason = body.reason
-    return await commit_and_answer(
-        live,
-        token,
-        game_id,
-        lambda user_id: commands.remove_idle(user_id, player, reason),
-        version=body.version,
-    )
+def _on_table(make: Callable[[int, str], Command]) -> Callable[..., Awaitable[Response]]:
+    """A command on the whole table, with its reason (pause, resume, cancel)."""
+
+    async def run(
+        ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonIn | ReasonCommandIn
+    ) -> Response:
+        reason = body.reason
+        version = body.version if isinstance(body, ReasonCommandIn) else None
+        return await commit_and_answer(
+            live, token, game_id, lambda user_id: make(user_id, reason), version=version
+        )
+
+    return run
 
 
-async def _pause(
-    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonCommandIn
-) -> Response:
-    reason = body.reason
-    return await commit_and_answer(
-        live, token, game_id, lambda user_id: commands.pause(user_id, reason), version=body.version
-    )
-
-
-async def _resume(
-    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonCommandIn
-) -> Response:
-    reason = body.reason
-    return await commit_and_answer(
-        live, token, game_id, lambda user_id: commands.resume(user_id, reason), version=body.version
-    )
-
-
-async def _cancel(
-    ctx: ServiceContext, live: Live, token: str, game_id: int, body: ReasonIn
-) -> Response:
-    reason = body.reason
-    return await commit_and_answer(
-        live, token, game_id, lambda user_id: commands.cancel(user_id, reason)
-    )
+_fold = _at_seat(commands.fold_inactive)
+_remove = _at_seat(commands.remove_idle)
+_pause = _on_table(commands.pause)
+_resume = _on_table(commands.resume)
+_cancel = _on_table(commands.cancel)
 
 
 async def _player_named(ctx: ServiceContext, game_id: int, body: SeatReasonIn) -> int:
