@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -70,6 +70,7 @@ from cardroom.store.models import (
     IdempotencyKey,
     LedgerAccount,
 )
+from cardroom.store.prepared import Prepared
 from cardroom.table import (
     Table,
     TableError,
@@ -82,7 +83,13 @@ from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_eve
 
 log = logging.getLogger(__name__)
 
-_INSERT_EVENTS = cast(SqlTable, GameEvent.__table__).insert()
+_EVENTS = cast(SqlTable, GameEvent.__table__)
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "hand_id", "version", "created_at")
+_INSERT_EVENTS = Prepared(
+    insert(_EVENTS).values(
+        {name: bindparam(name, type_=_EVENTS.c[name].type) for name in _EVENT_COLUMNS}
+    )
+)
 
 
 @dataclass
@@ -441,7 +448,7 @@ class GameTx:
                 # One executemany through Core: the ORM's unit of work would add an
                 # object, an identity and a RETURNING per event (most commands make
                 # several), and nothing here reads the rows back.
-                self.session.execute(_INSERT_EVENTS, rows)
+                _INSERT_EVENTS.execute(self.session, rows)
                 game.last_seq = seq
         write_game(self.session, game)
         self.records = []
