@@ -55,7 +55,13 @@ from cardroom.service.game_errors import (
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.game_rows import lock_game, status_of, write_game
-from cardroom.service.hand_rows import DECK_COMMITTED, hand_row, new_hand_row
+from cardroom.service.hand_rows import (
+    DECK_COMMITTED,
+    RunningHand,
+    finish_hand,
+    hand_row,
+    new_hand_row,
+)
 from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
 from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
@@ -96,7 +102,7 @@ _INSERT_EVENTS = Prepared(
 class _Record:
     kind: str
     payload: dict[str, Any]
-    hand: HandRecord | None
+    hand: HandRecord | RunningHand | None
 
 
 @dataclass
@@ -113,7 +119,7 @@ class GameTx:
     notices: list[Notice] = field(default_factory=list)  # recorded by the reactions
     _account: LedgerAccount | None = None
     # The row of the hand last dealt or played in this transaction.
-    _hand: HandRecord | None = None
+    _hand: HandRecord | RunningHand | None = None
     next_due: datetime | None = None  # the soonest deadline stored after the last save
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
@@ -292,7 +298,7 @@ class GameTx:
         except (TableError, IllegalAction) as refused:
             raise translated(refused) from None
         hand = table.hand
-        row: HandRecord | None = None
+        row: HandRecord | RunningHand | None = None
         hand_events: list[Event] = []
         ordered: list[TableEvent | Event] = []
         if hand is not None and hand is not before:  # a new hand was dealt
@@ -336,8 +342,7 @@ class GameTx:
                 self.records.append(_Record(DECK_COMMITTED, payload, row))
         finished = any(isinstance(e, HandFinished) for e in events)
         if row is not None and hand is not None and hand.is_over and finished:
-            row.ended_at = self.now
-            row.final_state = hand.to_dict()
+            finish_hand(self.session, row, self.now, hand.to_dict())
         if ordered:
             self.changed = True
         return events

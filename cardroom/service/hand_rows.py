@@ -7,15 +7,20 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+from typing import cast as type_cast
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, load_only, make_transient_to_detached
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm import Session, load_only
 from sqlalchemy.orm.util import identity_key
 
 from cardroom.hand import Hand
 from cardroom.history import fairness
 from cardroom.store.models import Game, HandPlayer, HandRecord
+from cardroom.store.prepared import Prepared
 from cardroom.table import Table
 from cardroom.table.events import HandDealt
 
@@ -60,23 +65,57 @@ def new_hand_row(
     return row
 
 
-def hand_row(session: Session, game: Game, table: Table, number: int) -> tuple[HandRecord, bool]:
+@dataclass(frozen=True)
+class RunningHand:
+    """The row of the hand a command plays on, as the command uses it: its id and
+    number, nothing read (the id is on the game's row). Not an ORM object: building,
+    attaching and flushing one cost every action more than the rest of its hand's
+    bookkeeping; the one write a running hand gets, its end, is ``finish_hand``."""
+
+    id: int
+    number: int
+    deck_root: str | None = None  # a new hand's (``HandRecord``), never a running one's
+
+
+# A hand's end, written through Core (``finish_hand``).
+_HANDS = type_cast(SqlTable, HandRecord.__table__)
+_FINISH = Prepared(
+    update(_HANDS)
+    .where(_HANDS.c.id == bindparam("hand_id"))
+    .values(
+        ended_at=bindparam("ended_at", type_=_HANDS.c.ended_at.type),
+        final_state=bindparam("final_state", type_=_HANDS.c.final_state.type),
+    )
+)
+
+
+def finish_hand(
+    session: Session, row: HandRecord | RunningHand, ended_at: datetime, final: dict[str, Any]
+) -> None:
+    """Write the hand's end on its row: on a ``HandRecord`` of this session (dealt in
+    this transaction) through the unit of work, on a ``RunningHand`` by one UPDATE."""
+    if isinstance(row, HandRecord):
+        row.ended_at = ended_at
+        row.final_state = final
+        return
+    _FINISH.execute(session, {"hand_id": row.id, "ended_at": ended_at, "final_state": final})
+
+
+def hand_row(
+    session: Session, game: Game, table: Table, number: int
+) -> tuple[HandRecord | RunningHand, bool]:
     """The row of hand ``number``, with only what a command uses: its id and
-    number (``ended_at`` and ``final_state`` are set, not read); the deck, setup
-    and salts are JSON not worth decoding on every action. True with it: the game's
-    row lacked the running hand's id, and has it now (to be written back)."""
+    number (``ended_at`` and ``final_state`` are set, not read: ``finish_hand``); the
+    deck, setup and salts are JSON not worth decoding on every action. True with it:
+    the game's row lacked the running hand's id, and has it now (to be written
+    back)."""
     hand_id = game.hand_id
     if hand_id is not None and number == table.hands_dealt:
-        # The latest hand: its id is on the game's row, so no read. A stand-in
-        # attached as if loaded (the other columns unloaded) is enough, and what
-        # the command sets on it goes out as an UPDATE like any loaded row's.
+        # The latest hand: its id is on the game's row, so no read.
         known: HandRecord | None = session.identity_map.get(identity_key(HandRecord, hand_id))
-        if known is not None:  # dealt in this session
+        if known is not None:  # dealt in this session: the unit of work writes it
             return known, False
-        stand_in = HandRecord(id=hand_id, game_id=game.id, number=number)
-        make_transient_to_detached(stand_in)
-        session.add(stand_in)
-        return stand_in, False
+        return RunningHand(hand_id, number), False
     row = session.scalar(
         select(HandRecord)
         .where(HandRecord.game_id == game.id, HandRecord.number == number)
