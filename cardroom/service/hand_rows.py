@@ -13,9 +13,8 @@ from typing import Any
 from typing import cast as type_cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, load_only
-from sqlalchemy.orm.util import identity_key
 
 from cardroom.hand import Hand
 from cardroom.history import fairness
@@ -37,31 +36,43 @@ def new_hand_row(
     deck: Sequence[int] | None,
     dealt: HandDealt | None,
     now: datetime,
-) -> HandRecord:
+) -> RunningHand:
     """The hand's row, with a commitment to its deck: 52 fresh salts from the
     operating system's CSPRNG (never the game's random source, which tests seed)
     and the Merkle root over them (docs/fairness.md); and one ``hand_players``
     row per player dealt in. The game's row gets the hand's id (written back with
-    its other changes by ``GameTx.save``)."""
+    its other changes by ``GameTx.save``). Through Core, like the game's row: an
+    ORM row cost each deal a unit-of-work flush of its own, and nothing in the
+    transaction reads it back as an object."""
     setup = hand.to_dict()["setup"]
     cards = list(deck if deck is not None else hand.deck)
     salts = fairness.new_salts(secrets.token_bytes)
     root, _tree = fairness.commit(cards, salts)
-    row = HandRecord(
-        game_id=game.id,
-        number=table.hands_dealt,
-        deck=cards,
-        setup=setup,
-        started_at=now,
-        deck_root=root.hex(),
-        deck_salts=[salt.hex() for salt in salts],
+    number = table.hands_dealt
+    inserted = _INSERT_HAND.first(
+        session,
+        {
+            "game_id": game.id,
+            "number": number,
+            "deck": cards,
+            "setup": setup,
+            "started_at": now,
+            "deck_root": root.hex(),
+            "deck_salts": [salt.hex() for salt in salts],
+        },
     )
-    session.add(row)
-    session.flush()
+    assert inserted is not None
+    row = RunningHand(inserted[0], number, root.hex())
     game.hand_id = row.id
     players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
-    for player, seat in players.items():
-        session.add(HandPlayer(hand_id=row.id, user_id=player, game_id=game.id, seat=seat))
+    if players:
+        _INSERT_HAND_PLAYERS.execute(
+            session,
+            [
+                {"hand_id": row.id, "user_id": player, "game_id": game.id, "seat": seat}
+                for player, seat in players.items()
+            ],
+        )
     return row
 
 
@@ -74,11 +85,23 @@ class RunningHand:
 
     id: int
     number: int
-    deck_root: str | None = None  # a new hand's (``HandRecord``), never a running one's
+    deck_root: str | None = None  # the commitment's root, for a hand just dealt
 
 
-# A hand's end, written through Core (``finish_hand``).
+# A hand's row and its players', inserted, and its end, written, through Core.
 _HANDS = type_cast(SqlTable, HandRecord.__table__)
+_NEW_HAND = ("game_id", "number", "deck", "setup", "started_at", "deck_root", "deck_salts")
+_INSERT_HAND = Prepared(
+    insert(_HANDS)
+    .values({name: bindparam(name, type_=_HANDS.c[name].type) for name in _NEW_HAND})
+    .returning(_HANDS.c.id)
+)
+_HAND_PLAYERS = type_cast(SqlTable, HandPlayer.__table__)
+_INSERT_HAND_PLAYERS = Prepared(
+    insert(_HAND_PLAYERS).values(
+        {name: bindparam(name) for name in ("hand_id", "user_id", "game_id", "seat")}
+    )
+)
 _FINISH = Prepared(
     update(_HANDS)
     .where(_HANDS.c.id == bindparam("hand_id"))
@@ -92,8 +115,9 @@ _FINISH = Prepared(
 def finish_hand(
     session: Session, row: HandRecord | RunningHand, ended_at: datetime, final: dict[str, Any]
 ) -> None:
-    """Write the hand's end on its row: on a ``HandRecord`` of this session (dealt in
-    this transaction) through the unit of work, on a ``RunningHand`` by one UPDATE."""
+    """Write the hand's end on its row: on a ``HandRecord`` (read by ``hand_row`` for
+    a game row that lacked the hand's id) through the unit of work, on a
+    ``RunningHand`` by one UPDATE."""
     if isinstance(row, HandRecord):
         row.ended_at = ended_at
         row.final_state = final
@@ -112,9 +136,6 @@ def hand_row(
     hand_id = game.hand_id
     if hand_id is not None and number == table.hands_dealt:
         # The latest hand: its id is on the game's row, so no read.
-        known: HandRecord | None = session.identity_map.get(identity_key(HandRecord, hand_id))
-        if known is not None:  # dealt in this session: the unit of work writes it
-            return known, False
         return RunningHand(hand_id, number), False
     row = session.scalar(
         select(HandRecord)
