@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from cardroom.service.hand_rows import RunningHand
 from cardroom.service.money import pay
 from cardroom.store import ledger
 from cardroom.store.models import HandRecord, LedgerAccount, TransferKind
@@ -40,7 +41,7 @@ def move_money(
     session: Session,
     game_account: Callable[[], LedgerAccount],
     event: TableEvent,
-    row: HandRecord | None,
+    row: HandRecord | RunningHand | None,
     reasons: dict[int, str],
     *,
     game_id: int,
@@ -73,7 +74,7 @@ def move_money(
 
 
 def _reason(
-    event: TableEvent, row: HandRecord | None, reasons: dict[int, str], game_id: int
+    event: TableEvent, row: HandRecord | RunningHand | None, reasons: dict[int, str], game_id: int
 ) -> str:
     where = f"game {game_id}"
     hand = f"hand {row.number} of {where}" if row is not None else where

@@ -37,7 +37,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -55,7 +55,13 @@ from cardroom.service.game_errors import (
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
 from cardroom.service.game_rows import lock_game, status_of, write_game
-from cardroom.service.hand_rows import DECK_COMMITTED, hand_row, new_hand_row
+from cardroom.service.hand_rows import (
+    DECK_COMMITTED,
+    RunningHand,
+    finish_hand,
+    hand_row,
+    new_hand_row,
+)
 from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
 from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
@@ -70,6 +76,7 @@ from cardroom.store.models import (
     IdempotencyKey,
     LedgerAccount,
 )
+from cardroom.store.prepared import Prepared
 from cardroom.table import (
     Table,
     TableError,
@@ -82,14 +89,20 @@ from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_eve
 
 log = logging.getLogger(__name__)
 
-_INSERT_EVENTS = cast(SqlTable, GameEvent.__table__).insert()
+_EVENTS = cast(SqlTable, GameEvent.__table__)
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "hand_id", "version", "created_at")
+_INSERT_EVENTS = Prepared(
+    insert(_EVENTS).values(
+        {name: bindparam(name, type_=_EVENTS.c[name].type) for name in _EVENT_COLUMNS}
+    )
+)
 
 
 @dataclass
 class _Record:
     kind: str
     payload: dict[str, Any]
-    hand: HandRecord | None
+    hand: HandRecord | RunningHand | None
 
 
 @dataclass
@@ -106,7 +119,7 @@ class GameTx:
     notices: list[Notice] = field(default_factory=list)  # recorded by the reactions
     _account: LedgerAccount | None = None
     # The row of the hand last dealt or played in this transaction.
-    _hand: HandRecord | None = None
+    _hand: HandRecord | RunningHand | None = None
     next_due: datetime | None = None  # the soonest deadline stored after the last save
     # Who sat where (and whether the game was waiting) when game_players last matched
     # the table: None until known (a game created in this transaction).
@@ -285,7 +298,7 @@ class GameTx:
         except (TableError, IllegalAction) as refused:
             raise translated(refused) from None
         hand = table.hand
-        row: HandRecord | None = None
+        row: HandRecord | RunningHand | None = None
         hand_events: list[Event] = []
         ordered: list[TableEvent | Event] = []
         if hand is not None and hand is not before:  # a new hand was dealt
@@ -329,8 +342,7 @@ class GameTx:
                 self.records.append(_Record(DECK_COMMITTED, payload, row))
         finished = any(isinstance(e, HandFinished) for e in events)
         if row is not None and hand is not None and hand.is_over and finished:
-            row.ended_at = self.now
-            row.final_state = hand.to_dict()
+            finish_hand(self.session, row, self.now, hand.to_dict())
         if ordered:
             self.changed = True
         return events
@@ -441,7 +453,7 @@ class GameTx:
                 # One executemany through Core: the ORM's unit of work would add an
                 # object, an identity and a RETURNING per event (most commands make
                 # several), and nothing here reads the rows back.
-                self.session.execute(_INSERT_EVENTS, rows)
+                _INSERT_EVENTS.execute(self.session, rows)
                 game.last_seq = seq
         write_game(self.session, game)
         self.records = []

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from cardroom.service.game_records import GameRow
 from cardroom.store.models import Deadline, DeadlineKind, Game
+from cardroom.store.prepared import Prepared
 from cardroom.table import Table, TableStatus, blinds_at_level
 
 # RULES.md: a waiting game with no activity for 72 hours is cancelled.
@@ -218,35 +219,39 @@ def wanted_deadlines(
 # and no flush of their own (the game's row goes through Core too:
 # ``game_rows.write_game``).
 _DEADLINES = type_cast(SqlTable, Deadline.__table__)
-_PENDING = select(
-    _DEADLINES.c.id, _DEADLINES.c.kind, _DEADLINES.c.due_at, _DEADLINES.c.payload
-).where(_DEADLINES.c.game_id == bindparam("game_id"), _DEADLINES.c.fired_at.is_(None))
-_MOVE = (
+_PENDING = Prepared(
+    select(_DEADLINES.c.id, _DEADLINES.c.kind, _DEADLINES.c.due_at, _DEADLINES.c.payload).where(
+        _DEADLINES.c.game_id == bindparam("game_id"), _DEADLINES.c.fired_at.is_(None)
+    )
+)
+_MOVE = Prepared(
     update(_DEADLINES)
     .where(_DEADLINES.c.id == bindparam("row_id"))
     .values(due_at=bindparam("new_due_at"), payload=bindparam("new_payload"))
 )
-_DELETE = delete(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
+_DELETE = Prepared(delete(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id")))
 # Insert unless a deadline of that kind at that time has fired already: the check
 # and the insert in one statement (the game's row lock keeps both in step).
-_INSERT_UNLESS_FIRED = insert(_DEADLINES).from_select(
-    ["game_id", "kind", "due_at", "payload", "created_at"],
-    select(
-        bindparam("game_id", type_=_DEADLINES.c.game_id.type),
-        # Cast: PostgreSQL would take the bare parameter here for text and in the
-        # comparison below for the column's varchar, and refuse the two.
-        cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
-        bindparam("due_at", type_=_DEADLINES.c.due_at.type),
-        bindparam("payload", type_=_DEADLINES.c.payload.type),
-        bindparam("created_at", type_=_DEADLINES.c.created_at.type),
-    ).where(
-        ~exists().where(
-            _DEADLINES.c.game_id == bindparam("game_id"),
-            _DEADLINES.c.kind == bindparam("kind"),
-            _DEADLINES.c.due_at == bindparam("due_at"),
-            _DEADLINES.c.fired_at.is_not(None),
-        )
-    ),
+_INSERT_UNLESS_FIRED = Prepared(
+    insert(_DEADLINES).from_select(
+        ["game_id", "kind", "due_at", "payload", "created_at"],
+        select(
+            bindparam("game_id", type_=_DEADLINES.c.game_id.type),
+            # Cast: PostgreSQL would take the bare parameter here for text and in the
+            # comparison below for the column's varchar, and refuse the two.
+            cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
+            bindparam("due_at", type_=_DEADLINES.c.due_at.type),
+            bindparam("payload", type_=_DEADLINES.c.payload.type),
+            bindparam("created_at", type_=_DEADLINES.c.created_at.type),
+        ).where(
+            ~exists().where(
+                _DEADLINES.c.game_id == bindparam("game_id"),
+                _DEADLINES.c.kind == bindparam("kind"),
+                _DEADLINES.c.due_at == bindparam("due_at"),
+                _DEADLINES.c.fired_at.is_not(None),
+            )
+        ),
+    )
 )
 
 
@@ -260,7 +265,7 @@ def store_deadlines(
     stale: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []
     kept: set[DeadlineKind] = set()
-    for row_id, kind, due_at, payload in session.execute(_PENDING, {"game_id": game_id}):
+    for row_id, kind, due_at, payload in _PENDING.rows(session, {"game_id": game_id}):
         want = wanted.get(kind)
         if want is None:
             stale.append({"row_id": row_id})
@@ -271,9 +276,9 @@ def store_deadlines(
         if due_at != want.due_at or payload != want.payload:
             moves.append({"row_id": row_id, "new_due_at": want.due_at, "new_payload": want.payload})
     if stale:
-        session.execute(_DELETE, stale)
+        _DELETE.execute(session, stale)
     if moves:
-        session.execute(_MOVE, moves)
+        _MOVE.execute(session, moves)
     new = [
         {
             "game_id": game_id,
@@ -286,14 +291,14 @@ def store_deadlines(
         if kind not in kept
     ]
     if new:
-        session.execute(_INSERT_UNLESS_FIRED, new)
+        _INSERT_UNLESS_FIRED.execute(session, new)
 
 
 def store_reminder(session: Session, game: Game, want: Wanted, now: datetime) -> None:
     """Write the game's next reminder (the clock has just fired the one before, so
     none is pending): unless one at that time has fired already."""
-    session.execute(
-        _INSERT_UNLESS_FIRED,
+    _INSERT_UNLESS_FIRED.execute(
+        session,
         {
             "game_id": game.id,
             "kind": DeadlineKind.REMINDER,

@@ -42,8 +42,8 @@ def make_engine(settings: Settings) -> Engine:
     (``./var/`` by default) is created."""
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url)
-    engine = create_engine(url, pool_pre_ping=True)
+        return _savepoints_as_text(_sqlite_engine(url))
+    engine = _savepoints_as_text(create_engine(url, pool_pre_ping=True))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -59,6 +59,30 @@ def make_engine(settings: Settings) -> Engine:
 
 
 _READING: ContextVar[bool] = ContextVar("cardroom_reading", default=False)
+
+
+def _savepoints_as_text(engine: Engine) -> Engine:
+    """The engine's savepoints sent as their text (``exec_driver_sql``), the same text
+    SQLAlchemy compiles them to. Its own dialect builds a ``SavepointClause`` and
+    runs it through ``Connection.execute`` and the compiled cache every time: ~15 us
+    each, and commands committed together (``cardroom.service.game.together``) set
+    and release one per command."""
+    dialect = engine.dialect
+    quote = dialect.identifier_preparer.quote
+
+    def do_savepoint(connection: Any, name: str) -> None:
+        connection.exec_driver_sql(f"SAVEPOINT {quote(name)}")
+
+    def do_release_savepoint(connection: Any, name: str) -> None:
+        connection.exec_driver_sql(f"RELEASE SAVEPOINT {quote(name)}")
+
+    def do_rollback_to_savepoint(connection: Any, name: str) -> None:
+        connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {quote(name)}")
+
+    dialect.do_savepoint = do_savepoint  # type: ignore[method-assign]
+    dialect.do_release_savepoint = do_release_savepoint  # type: ignore[method-assign]
+    dialect.do_rollback_to_savepoint = do_rollback_to_savepoint  # type: ignore[method-assign]
+    return engine
 
 
 @contextmanager

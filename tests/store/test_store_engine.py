@@ -7,12 +7,13 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 
 from cardroom.config import Settings
-from cardroom.store.db import SQLITE_BUSY_TIMEOUT_MS, make_engine
+from cardroom.store.db import SQLITE_BUSY_TIMEOUT_MS, make_engine, make_sessionmaker
 
 
 def test_importing_creates_no_engine_and_no_file(tmp_path: Path) -> None:
@@ -79,3 +80,43 @@ def test_foreign_keys_are_enforced(db: Engine) -> None:
                 " VALUES (424242, 'x', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
             )
         )
+
+
+def test_savepoints_go_as_their_text_and_keep_what_they_should(db: Engine) -> None:
+    """The engine's savepoints are sent as text (``db._savepoints_as_text``): a
+    savepoint rolled back undoes only its own work, one released keeps it, and each
+    is one statement of the engine, spelled as SQLAlchemy spells it."""
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        seen.append(sql)
+
+    kept, undone = "savepoint kept", "savepoint undone"
+    insert = text(
+        "INSERT INTO admin_actions (action, reason, before, after, created_at) "
+        "VALUES ('note', :reason, '{}', '{}', CURRENT_TIMESTAMP)"
+    )
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        with make_sessionmaker(db).begin() as session:
+            with session.begin_nested():
+                session.execute(insert, {"reason": kept})
+            try:
+                with session.begin_nested():
+                    session.execute(insert, {"reason": undone})
+                    raise RuntimeError("undo it")
+            except RuntimeError:
+                pass
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+    with db.connect() as connection:
+        reasons = connection.execute(text("SELECT reason FROM admin_actions")).scalars().all()
+    assert kept in reasons and undone not in reasons
+    savepoints = [sql for sql in seen if "SAVEPOINT" in sql]
+    names = [sql.split()[-1] for sql in savepoints]
+    assert savepoints == [
+        f"SAVEPOINT {names[0]}",
+        f"RELEASE SAVEPOINT {names[0]}",
+        f"SAVEPOINT {names[2]}",
+        f"ROLLBACK TO SAVEPOINT {names[2]}",
+    ]

@@ -55,6 +55,7 @@ from cardroom.store.notify_models import (
     PushSubscription,
 )
 from cardroom.store.notify_models import Notice as NoticeRow
+from cardroom.store.prepared import Prepared
 from cardroom.table import Table, table_from_dict
 
 
@@ -179,16 +180,16 @@ def _store(
         drafts = [*drafts[:fresh], *(d for d in known if (d.user_id, d.dedupe_key) not in told)]
         if not drafts:
             return []
-    # Through the session, not its connection, though these are Core statements: its
-    # autoflush (a no-op after the reactions' flush) keeps every row a notice names
-    # written first, whoever calls. The connection would spare 5 to 20 us a statement.
+    # Prepared statements (``cardroom.store.prepared``), after the session's
+    # autoflush (a no-op after the reactions' flush), which keeps every row a notice
+    # names written first, whoever calls.
     record = _RECORD[session.get_bind().dialect.name]
     path = game_path(game_id)
     deliveries: list[dict[str, Any]] = []
     notices: list[Notice] = []
     for draft in drafts:
-        recorded = session.execute(
-            record,
+        recorded = record.first(
+            session,
             {
                 "user_id": draft.user_id,
                 "kind": draft.kind,
@@ -201,15 +202,15 @@ def _store(
                 "data": draft.data,
                 "created_at": now,
             },
-        ).first()
+        )
         if recorded is None:
             # A suspended player (who cannot act on anything we would say), or
             # one told just now by another process.
             continue
         notice_id, in_app, browser, web_push, email, email_address, subscribed, older = recorded
         if older and draft.kind is NoticeKind.YOUR_TURN:
-            session.execute(
-                _SUPERSEDE,
+            _SUPERSEDE.execute(
+                session,
                 {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
             )
         wanted = []
@@ -280,7 +281,7 @@ def _older_unread(notices: Any, user: str, game: str) -> tuple[Any, ...]:
 
 # In the insert's RETURNING, under another name: not the row being inserted.
 _OLDER = _NOTICES.alias("older")
-_SUPERSEDE = (
+_SUPERSEDE = Prepared(
     update(_NOTICES)
     .where(*_older_unread(_NOTICES, "player", "game"), _NOTICES.c.id != bindparam("new_id"))
     .values(read_at=bindparam("now"))
@@ -334,8 +335,8 @@ def _record_statement(dml: Any) -> Any:
 
 
 _RECORD = {
-    "sqlite": _record_statement(sqlite.insert),
-    "postgresql": _record_statement(postgresql.insert),
+    "sqlite": Prepared(_record_statement(sqlite.insert)),
+    "postgresql": Prepared(_record_statement(postgresql.insert)),
 }
 
 
