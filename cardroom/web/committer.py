@@ -73,6 +73,7 @@ class Committer:
         self._queue: queue.SimpleQueue[_Waiting[object] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._stopping: threading.Thread | None = None  # the thread the last stop let go
         self._commits = 0
         self.commands = 0  # committed together or alone, refusals included
         self.largest_batch = 0
@@ -86,32 +87,30 @@ class Committer:
         """Queue ``queued`` and wait for ``finish`` of its outcome, made after the
         commit; what the batch raised for this command alone is raised here."""
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
-        self._ensure_started()
-        self._queue.put(_Waiting(queued, finish, future))  # type: ignore[arg-type]
+        self._queue_up([_Waiting(queued, finish, future)])
         return await asyncio.wrap_future(future)
 
     def fire_all(self, fires: Sequence[Fire], finish: Callable[[Done], T]) -> list[T]:
         """The clock's commands, queued at once and waited for on the caller's thread
         (the clock's worker thread, never the event loop): ``finish`` of each outcome,
         made after its commit; raises the first failure once every command is done."""
-        futures: list[concurrent.futures.Future[T]] = []
-        self._ensure_started()
-        for fire in fires:
-            future: concurrent.futures.Future[T] = concurrent.futures.Future()
-            self._queue.put(_Waiting(fire, finish, future))  # type: ignore[arg-type]
-            futures.append(future)
+        futures: list[concurrent.futures.Future[T]] = [concurrent.futures.Future() for _ in fires]
+        self._queue_up(
+            [_Waiting(fire, finish, future) for fire, future in zip(fires, futures, strict=True)]
+        )
         concurrent.futures.wait(futures, FIRE_WAIT_SECONDS)
         return [future.result(0) for future in futures]
 
     def stop(self) -> None:
-        thread = self._thread
-        if thread is None:
-            return
-        self._queue.put(None)
+        with self._start_lock:
+            thread, self._thread = self._thread, None
+            if thread is None:
+                return
+            self._queue.put(None)  # after everything queued so far
+            self._stopping = thread
         thread.join(STOP_SECONDS)
         if thread.is_alive():
             log.error("the committer did not stop within %s s", STOP_SECONDS)
-        self._thread = None
         server_log.info(
             "committer: %d commands in %d transactions, the largest %d; "
             "kept tables %d taken, %d read",
@@ -122,27 +121,44 @@ class Committer:
             self.kept.misses,
         )
 
-    def _ensure_started(self) -> None:
-        if self._thread is not None:
-            return
+    def _queue_up(self, items: Sequence[_Waiting[T]]) -> None:
+        """Queue ``items`` for the running thread, starting one if none runs. Under the
+        start lock with ``stop``: what is queued goes either before a stop's end mark,
+        for the thread it stops, or to the queue of a thread started after it (the
+        clock's worker may still queue work while the process stops), which waits
+        for the stopped one to finish first, so one thread at a time touches the
+        kept tables."""
         with self._start_lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="committer", daemon=True)
-                self._thread.start()
+                self._queue = queue.SimpleQueue()
+                thread = threading.Thread(
+                    target=self._loop,
+                    args=(self._queue, self._stopping),
+                    name="committer",
+                    daemon=True,
+                )
+                thread.start()  # before it is stored: ``stop`` joins only a begun thread
+                self._thread = thread
+            for item in items:
+                self._queue.put(item)  # type: ignore[arg-type]
 
-    def _loop(self) -> None:
+    def _loop(
+        self, work: queue.SimpleQueue[_Waiting[object] | None], previous: threading.Thread | None
+    ) -> None:
+        if previous is not None:
+            previous.join()
         while True:
-            first = self._queue.get()
+            first = work.get()
             if first is None:
                 return
             batch = [first]
             while len(batch) < BATCH_MAX:
                 try:
-                    more = self._queue.get_nowait()
+                    more = work.get_nowait()
                 except queue.Empty:
                     break
                 if more is None:
-                    self._queue.put(None)  # stop after this batch
+                    work.put(None)  # stop after this batch
                     break
                 batch.append(more)
             self._commit(batch)

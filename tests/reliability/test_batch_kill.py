@@ -122,7 +122,8 @@ Send = Callable[[Server, list[Sent]], list[Json | None]]
 def over_sockets(server: Server, sent: list[Sent]) -> list[Json | None]:
     with sockets(server, {s.game: [s.player] for s in sent}) as ws:
         for item in sent:
-            ws[item.player.id].send(json.dumps(item.message))
+            with contextlib.suppress(ConnectionClosed):  # died meanwhile: never sent
+                ws[item.player.id].send(json.dumps(item.message))
         answers: list[Json | None] = []
         for item in sent:
             try:

@@ -76,3 +76,18 @@ def test_a_deadline_fired_alone_keeps_its_outcome(
     with ctx.transaction() as session:
         stored = session.get(Deadline, turn.deadline_id)
         assert stored is not None and stored.outcome == turn.outcome
+
+
+def test_the_clock_may_still_fire_after_the_committer_stopped(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """The process stops its committer before its clock's last look: a fire queued
+    after the stop gets a committer of its own (which waits for the stopped one),
+    and is fired and answered, not left waiting."""
+    live = live_of(client.app)
+    game = heads_up(client, new_player(client, "tim"), new_player(client, "tom"))
+    live.committer.stop()
+    [turn] = live.fire_and_announce(clock.moment + TURN_CLOCK + timedelta(seconds=1))
+    assert turn.game_id == game
+    live.committer.stop()
+    live.committer.stop()  # stopping twice is stopping once
