@@ -39,6 +39,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardroom.service import accounts
+from cardroom.service.context import ServiceContext
 from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
@@ -201,7 +202,15 @@ async def _session_refusal(request: Request) -> ServiceError | None:
     token = getattr(request.state, COMMAND_TOKEN, None)
     if not isinstance(token, str):
         return None
-    ctx = request.app.state.ctx
+    return await session_refusal(request.app.state.ctx, token)
+
+
+async def session_refusal(
+    ctx: ServiceContext, token: str
+) -> AuthenticationFailed | AccountSuspended | None:
+    """Why a session can no longer send anything, read on a worker thread; None
+    while it can. For a command whose message was refused before its batch, over
+    HTTP and over the socket (``cardroom.web.socket_commands``)."""
     try:
         await run_in_threadpool(accounts.user_for_token, ctx, token)
     except (AuthenticationFailed, AccountSuspended) as refused:

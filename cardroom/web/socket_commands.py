@@ -42,7 +42,6 @@ command itself may reach the sender before or after its ``result``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,13 +50,17 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy.exc import OperationalError
 
-from cardroom.service import accounts
 from cardroom.service.errors import AccountSuspended, AuthenticationFailed, ServiceError
 from cardroom.service.game import commands
 from cardroom.service.game.commands import Command
 from cardroom.service.game.together import Done, Queued
 from cardroom.web import commands as web_commands
-from cardroom.web.errors import DATABASE_UNAVAILABLE, service_error_status, validation_message
+from cardroom.web.errors import (
+    DATABASE_UNAVAILABLE,
+    service_error_status,
+    session_refusal,
+    validation_message,
+)
 from cardroom.web.game_answers import result_text
 from cardroom.web.live import Live
 from cardroom.web.schemas import ErrorCode, ErrorDetail
@@ -102,7 +105,7 @@ async def _answer(
     except ValidationError as invalid:
         # The session first, as the route's dependencies prove it before the body is
         # read: a signed-out sender of a malformed message hears that they are out.
-        ended = await _session_refusal(live, token)
+        ended = await session_refusal(live.ctx, token)
         if ended is not None:
             return Answer(_refusal(ref, ended), ended=ended)
         # The route's sentence: its locations start with "body", ours with "message";
@@ -123,16 +126,6 @@ async def _answer(
         return Answer(result_text(sent.ref, done.result, events))
 
     return await live.committer.run(queued, finish)
-
-
-async def _session_refusal(
-    live: Live, token: str
-) -> AuthenticationFailed | AccountSuspended | None:
-    try:
-        await asyncio.to_thread(accounts.user_for_token, live.ctx, token)
-    except (AuthenticationFailed, AccountSuspended) as refused:
-        return refused
-    return None
 
 
 def _command_of(sent: WsActIn | WsContinueIn) -> Callable[[int], Command]:

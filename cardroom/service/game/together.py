@@ -150,27 +150,22 @@ def _one(
     if isinstance(proof, ServiceError):
         return Done(None, refused=proof)
     user = proof
-    try:
-        with contextlib.nullcontext() if alone else session.begin_nested():
-            result = pipeline.run_in(
-                session,
-                item.game_id,
-                item.command(user.id),
-                ctx.now(),
-                source,
-                version=item.version,
-                key=item.key,
-                proven=True,  # at the batch's start, in this transaction
-                kept=kept,
-            )
-    except ServiceError as refused:
-        if alone:
-            raise _RefusedAlone(Done(user, refused=refused)) from None
-        return Done(user, refused=refused)
-    # The next command starts from what is stored, as it would in a transaction of
-    # its own: nothing this one loaded is trusted as it was.
-    session.expire_all()
-    return Done(user, result=result)
+    return _step(
+        session,
+        user,
+        lambda: pipeline.run_in(
+            session,
+            item.game_id,
+            item.command(user.id),
+            ctx.now(),
+            source,
+            version=item.version,
+            key=item.key,
+            proven=True,  # at the batch's start, in this transaction
+            kept=kept,
+        ),
+        alone=alone,
+    )
 
 
 def _fire(
@@ -179,17 +174,36 @@ def _fire(
     """The clock's command. The table's refusals of its work are its outcome (the
     deadline is marked fired with the sentence); one that escapes it (the game gone)
     is its own, as a player's is."""
+    return _step(
+        session,
+        None,
+        lambda: pipeline.attempt_in(
+            session, item.game_id, item.command, item.now, source, kept=kept
+        ),
+        alone=alone,
+    )
+
+
+def _step(
+    session: Session,
+    user: UserInfo | None,
+    run: Callable[[], PlayResult | None],
+    *,
+    alone: bool,
+) -> Done:
+    """One command of the batch, in a savepoint unless it is alone: a refusal rolls
+    back its own work only (alone, the whole transaction, which holds nothing else)."""
     try:
         with contextlib.nullcontext() if alone else session.begin_nested():
-            result = pipeline.attempt_in(
-                session, item.game_id, item.command, item.now, source, kept=kept
-            )
+            result = run()
     except ServiceError as refused:
         if alone:
-            raise _RefusedAlone(Done(None, refused=refused)) from None
-        return Done(None, refused=refused)
-    # The claim's outcome is set on the deadline's row after the save: alone, with no
-    # savepoint to end, it is flushed here, before expiring would drop it.
+            raise _RefusedAlone(Done(user, refused=refused)) from None
+        return Done(user, refused=refused)
+    # What the command set on ORM rows after its save (the clock's claim writes the
+    # deadline's outcome) reaches the database even with no savepoint to end; then
+    # the next command starts from what is stored, as it would in a transaction of
+    # its own: nothing this one loaded is trusted as it was.
     session.flush()
     session.expire_all()
-    return Done(None, result=result)
+    return Done(user, result=result)
