@@ -32,6 +32,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
+from cardroom.store import json_text
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 _HOLDS_WRITER_LOCK = "cardroom_holds_writer_lock"
@@ -43,7 +44,7 @@ def make_engine(settings: Settings) -> Engine:
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         return _savepoints_as_text(_sqlite_engine(url))
-    engine = _savepoints_as_text(create_engine(url, pool_pre_ping=True))
+    engine = _savepoints_as_text(create_engine(url, pool_pre_ping=True, **_JSON))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -57,6 +58,9 @@ def make_engine(settings: Settings) -> Engine:
 
     return engine
 
+
+# JSON columns through orjson (``json_text``): the table's state is written every command.
+_JSON: dict[str, Any] = {"json_serializer": json_text.dumps, "json_deserializer": json_text.loads}
 
 _READING: ContextVar[bool] = ContextVar("cardroom_reading", default=False)
 
@@ -115,7 +119,7 @@ def _sqlite_engine(url: URL) -> Engine:
     database = url.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url)
+    engine = create_engine(url, **_JSON)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
