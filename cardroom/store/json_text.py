@@ -20,7 +20,9 @@ import orjson
 # Dates and dataclasses are handed to ``default`` (there is none, so they are
 # refused, as json.dumps refuses them); keys that are not strings become strings, as
 # json.dumps makes them.
-_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_OPTIONS = (
+    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+)
 
 
 def dumps(value: Any) -> str:
