@@ -100,7 +100,8 @@ def lock_game(session: Session, game_id: int, *, with_state: bool = True) -> Gam
 
 def write_game(session: Session, game: Game) -> None:
     """Write back the columns a command changes on a row ``lock_game`` locked."""
-    written = _SAVE_GAME.execute(
+    # The row is locked and games are never deleted: one row, or a bug.
+    _SAVE_GAME.write(
         session,
         {
             "game_id": game.id,
@@ -113,6 +114,5 @@ def write_game(session: Session, game: Game) -> None:
             "new_last_seq": game.last_seq,
             "new_hand_id": game.hand_id,
         },
+        rows=1,
     )
-    # The row is locked and games are never deleted: anything else is a bug.
-    assert written.rowcount == 1, f"game {game.id}: {written.rowcount} rows written"

@@ -453,7 +453,7 @@ class GameTx:
                 # One executemany through Core: the ORM's unit of work would add an
                 # object, an identity and a RETURNING per event (most commands make
                 # several), and nothing here reads the rows back.
-                _INSERT_EVENTS.execute(self.session, rows)
+                _INSERT_EVENTS.write(self.session, rows)
                 game.last_seq = seq
         write_game(self.session, game)
         self.records = []

@@ -66,7 +66,7 @@ def new_hand_row(
     game.hand_id = row.id
     players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
     if players:
-        _INSERT_HAND_PLAYERS.execute(
+        _INSERT_HAND_PLAYERS.write(
             session,
             [
                 {"hand_id": row.id, "user_id": player, "game_id": game.id, "seat": seat}
@@ -122,7 +122,7 @@ def finish_hand(
         row.ended_at = ended_at
         row.final_state = final
         return
-    _FINISH.execute(session, {"hand_id": row.id, "ended_at": ended_at, "final_state": final})
+    _FINISH.write(session, {"hand_id": row.id, "ended_at": ended_at, "final_state": final})
 
 
 def hand_row(

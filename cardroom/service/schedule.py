@@ -276,9 +276,9 @@ def store_deadlines(
         if due_at != want.due_at or payload != want.payload:
             moves.append({"row_id": row_id, "new_due_at": want.due_at, "new_payload": want.payload})
     if stale:
-        _DELETE.execute(session, stale)
+        _DELETE.write(session, stale)
     if moves:
-        _MOVE.execute(session, moves)
+        _MOVE.write(session, moves)
     new = [
         {
             "game_id": game_id,
@@ -291,13 +291,13 @@ def store_deadlines(
         if kind not in kept
     ]
     if new:
-        _INSERT_UNLESS_FIRED.execute(session, new)
+        _INSERT_UNLESS_FIRED.write(session, new)
 
 
 def store_reminder(session: Session, game: Game, want: Wanted, now: datetime) -> None:
     """Write the game's next reminder (the clock has just fired the one before, so
     none is pending): unless one at that time has fired already."""
-    _INSERT_UNLESS_FIRED.execute(
+    _INSERT_UNLESS_FIRED.write(
         session,
         {
             "game_id": game.id,

@@ -32,7 +32,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
-from cardroom.store import json_text
+from cardroom.store import json_text, pipelined
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 _HOLDS_WRITER_LOCK = "cardroom_holds_writer_lock"
@@ -44,7 +44,8 @@ def make_engine(settings: Settings) -> Engine:
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         return _savepoints_as_text(_sqlite_engine(url))
-    engine = _savepoints_as_text(create_engine(url, pool_pre_ping=True, **_JSON))
+    # Writes nobody reads the answer of wait for no round trip (``pipelined``).
+    engine = pipelined.install(_savepoints_as_text(create_engine(url, pool_pre_ping=True, **_JSON)))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:

@@ -46,6 +46,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from cardroom.store import pipelined
+
 _Processor = Callable[[Any], Any] | None
 _REQUIRED = object()
 
@@ -81,6 +83,30 @@ class Prepared:
         """Send the statement once (``params`` one mapping) or for each of a list of
         mappings (the driver's executemany, for statements that return no rows)."""
         return self._send(where, params)
+
+    def write(
+        self,
+        where: Session | Connection,
+        params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        *,
+        rows: int | None = None,
+    ) -> None:
+        """``execute`` for a write whose answer nobody reads: on PostgreSQL it is
+        queued on the connection's pipeline (``cardroom.store.pipelined``) and waits
+        for nothing; elsewhere it is sent at once. ``rows``: how many rows it must
+        touch (a bug otherwise), checked when its answer comes."""
+        connection = self._connection(where)
+        if pipelined.installed(connection):
+            compiled = self._compiled(connection.dialect)
+            if isinstance(params, Mapping):
+                pipelined.send(connection, compiled.sql, _bound(compiled, params), rows=rows)
+            else:
+                bound = [_bound(compiled, one) for one in params]
+                pipelined.send(connection, compiled.sql, bound, many=True, rows=rows)
+            return
+        written = self._send(connection, params)
+        if rows is not None and written.rowcount != rows:
+            raise AssertionError(f"{written.rowcount} rows written, not {rows}")
 
     def rows(
         self, where: Session | Connection, params: Mapping[str, Any]

@@ -209,7 +209,7 @@ def _store(
             continue
         notice_id, in_app, browser, web_push, email, email_address, subscribed, older = recorded
         if older and draft.kind is NoticeKind.YOUR_TURN:
-            _SUPERSEDE.execute(
+            _SUPERSEDE.write(
                 session,
                 {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
             )

@@ -1,0 +1,144 @@
+"""Writes queued on PostgreSQL's pipeline (``cardroom.store.pipelined``): they wait
+for no answer, yet everything that follows sees them, their errors still fail the
+transaction before it commits, a savepoint rolled back undoes them, a row count that
+is off is caught, and a listener on each statement still sees every one (nothing is
+queued then). On SQLite ``Prepared.write`` sends at once: the same outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any, cast
+
+import pytest
+from sqlalchemy import Engine, Table, bindparam, event, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from cardroom.store.db import make_sessionmaker
+from cardroom.store.models import Role, User
+from cardroom.store.prepared import Prepared
+
+NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
+_USERS = cast(Table, User.__table__)
+_ADD = Prepared(
+    insert(_USERS).values(
+        id=bindparam("id", type_=_USERS.c.id.type),
+        name=bindparam("name", type_=_USERS.c.name.type),
+        name_key=bindparam("key", type_=_USERS.c.name_key.type),
+        password_hash="x",
+        role=Role.PLAYER,
+        suspended=False,
+        created_at=NOW,
+    )
+)
+_SUSPEND = Prepared(
+    update(_USERS).where(_USERS.c.id == bindparam("user_id")).values(suspended=True)
+)
+_NAMES = select(_USERS.c.name).order_by(_USERS.c.id)
+# The same with a parameter: the engine sends it through ``do_execute``, not
+# ``do_execute_no_params``.
+_NAMES_FROM = _NAMES.where(_USERS.c.id >= bindparam("low"))
+
+
+def _who(user_id: int, name: str) -> dict[str, Any]:
+    return {"id": user_id, "name": name, "key": name.lower()}
+
+
+def _queued(session: Session) -> bool:
+    """Whether the session's connection holds queued writes: on PostgreSQL after a
+    write, never on SQLite (each write is sent at once)."""
+    dbapi = session.connection().connection.dbapi_connection
+    return getattr(dbapi, "_cardroom_pipeline", None) is not None
+
+
+def _pipelines(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
+
+
+def _names(db: Engine) -> list[str]:
+    with make_sessionmaker(db).begin() as session:
+        return list(session.scalars(_NAMES))
+
+
+def test_a_write_waits_for_no_answer_and_the_next_statement_sees_it(db: Engine) -> None:
+    with make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        _ADD.write(session, [_who(2, "Bo"), _who(3, "Cy")])
+        assert _queued(session) == _pipelines(session)
+        assert list(session.scalars(_NAMES_FROM, {"low": 1})) == ["Ann", "Bo", "Cy"]
+        assert not _queued(session)  # the read waited for the writes' answers first
+        _ADD.write(session, _who(4, "Di"))
+        assert list(session.scalars(_NAMES)) == ["Ann", "Bo", "Cy", "Di"]
+        _SUSPEND.write(session, {"user_id": 2}, rows=1)
+        assert _queued(session) == _pipelines(session)
+    # The commit closed the pipeline first: the last write is stored.
+    with make_sessionmaker(db).begin() as session:
+        assert session.scalar(select(_USERS.c.suspended).where(_USERS.c.id == 2)) is True
+
+
+def test_a_failed_write_fails_the_next_statement_and_nothing_commits(db: Engine) -> None:
+    with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        _ADD.write(session, _who(1, "Ann again"))  # the same id: refused
+        session.scalars(_NAMES).all()
+    assert _names(db) == []
+
+
+def test_a_failed_write_fails_the_commit(db: Engine) -> None:
+    with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        _ADD.write(session, _who(1, "Ann again"))
+    assert _names(db) == []
+
+
+def test_a_savepoint_rolled_back_undoes_its_queued_writes(db: Engine) -> None:
+    with make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        with pytest.raises(RuntimeError), session.begin_nested():
+            _ADD.write(session, _who(2, "Bo"))
+            # the savepoint and the insert, both queued on PostgreSQL
+            assert _queued(session) == _pipelines(session)
+            raise RuntimeError("refused")
+        with session.begin_nested():
+            _ADD.write(session, _who(3, "Cy"))
+    assert _names(db) == ["Ann", "Cy"]
+
+
+def test_a_row_count_that_is_off_is_caught(db: Engine) -> None:
+    off = pytest.raises(AssertionError, match="0 rows written, not 1")
+    with off, make_sessionmaker(db).begin() as session:
+        _SUSPEND.write(session, {"user_id": 99}, rows=1)  # nobody has that id
+        session.scalars(_NAMES).all()
+
+
+def test_a_write_is_sent_at_once_where_there_is_no_pipeline(db: Engine) -> None:
+    """Both databases: with a listener on each statement (and always on SQLite) the
+    write goes through the engine, is seen, and its error is raised at once."""
+    seen: list[str] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args[2])
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+            _ADD.write(session, _who(1, "Ann"))
+            assert not _queued(session)
+            assert any(statement.startswith("INSERT INTO users") for statement in seen)
+            _ADD.write(session, _who(1, "Ann again"))
+            pytest.fail("the second insert was refused at once")  # pragma: no cover
+        off = pytest.raises(AssertionError, match="0 rows written, not 1")
+        with off, make_sessionmaker(db).begin() as session:
+            _SUSPEND.write(session, {"user_id": 99}, rows=1)
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+
+
+@pytest.fixture(autouse=True)
+def _no_pipeline_left(db: Engine) -> Iterator[None]:
+    """Every connection goes back to the pool with no pipeline open."""
+    yield
+    with db.connect() as connection:
+        dbapi = connection.connection.dbapi_connection
+        assert getattr(dbapi, "_cardroom_pipeline", None) is None
