@@ -34,6 +34,7 @@ import queue
 import signal
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -68,8 +69,15 @@ class _Waiting(Generic[T]):
 class Committer:
     """Started on the first command, stopped with the process's ``Live``."""
 
-    def __init__(self, ctx_of: Callable[[], ServiceContext]) -> None:
+    def __init__(
+        self,
+        ctx_of: Callable[[], ServiceContext],
+        answering: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
+    ) -> None:
+        """``answering``: the context a batch's answers run in, after its commit (the
+        process's fan-out gathers their notifications there, to send them at once)."""
         self._ctx_of = ctx_of
+        self._answering = answering
         self._queue: queue.SimpleQueue[_Waiting[object] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -179,16 +187,17 @@ class Committer:
         self.largest_batch = max(self.largest_batch, len(batch))
         if self._die_after is not None and self._commits >= self._die_after:
             os.kill(os.getpid(), signal.SIGKILL)  # tests: committed, answered to nobody
-        for waiting, outcome in zip(batch, outcomes, strict=True):
-            # ``finish`` announces the change: it runs even for a sender who has gone
-            # (their future cancelled), since the change is committed.
-            if isinstance(outcome, Exception):
-                _settle(waiting.future, None, outcome)
-                continue
-            try:
-                _settle(waiting.future, waiting.finish(outcome), None)
-            except Exception as failed:
-                _settle(waiting.future, None, failed)
+        with self._answering():
+            for waiting, outcome in zip(batch, outcomes, strict=True):
+                # ``finish`` announces the change: it runs even for a sender who has
+                # gone (their future cancelled), since the change is committed.
+                if isinstance(outcome, Exception):
+                    _settle(waiting.future, None, outcome)
+                    continue
+                try:
+                    _settle(waiting.future, waiting.finish(outcome), None)
+                except Exception as failed:
+                    _settle(waiting.future, None, failed)
 
 
 def _settle(

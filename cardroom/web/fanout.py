@@ -27,12 +27,16 @@ and wakes every local socket, which then catches up from the database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sqlalchemy import make_url, text
+from sqlalchemy import Engine, make_url, text
 
 from cardroom.service.context import ServiceContext
 
@@ -45,6 +49,9 @@ TABLES_CHANNEL = "cardroom_tables"
 # PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
 MAX_PAYLOAD_BYTES = 7900
 RECONNECT_SECONDS = 1.0
+# A batch's notifications go in statements of at most this many ``pg_notify`` calls
+# (two parameters each; a statement's text and parameters stay small).
+NOTES_PER_STATEMENT = 100
 
 
 GameAt = tuple[int, int, int]  # game id, last seq, version
@@ -99,6 +106,10 @@ class Fanout(Protocol):
         """After a commit (any thread): the message to the game's table sockets in
         every process, this one included."""
 
+    def gathered(self) -> AbstractContextManager[None]:
+        """On one thread: what is published inside goes out together when it ends
+        (the committer's answers to a batch)."""
+
 
 class LocalFanout:
     """One process: every socket is here."""
@@ -122,6 +133,9 @@ class LocalFanout:
 
     def publish_table(self, ctx: ServiceContext, sink: Sink, message: TableMessage) -> None:
         sink.table_message_soon(*message)
+
+    def gathered(self) -> AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
 
 def fanout_for(database_url: str) -> Fanout:
@@ -179,10 +193,59 @@ def tell_servers(ctx: ServiceContext, user_id: int, message: Mapping[str, Any]) 
         connection.commit()
 
 
+@dataclass
+class _Gathered:
+    """The notifications a thread gathered, and the engine to send them through."""
+
+    engine: Engine | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _send(engine: Engine, notes: Sequence[tuple[str, str]]) -> None:
+    """``notes`` (channel, payload) in one statement (or a few, past
+    ``NOTES_PER_STATEMENT``) and one commit: listeners hear them in this order."""
+    with engine.connect() as connection:
+        for start in range(0, len(notes), NOTES_PER_STATEMENT):
+            part = notes[start : start + NOTES_PER_STATEMENT]
+            calls = ", ".join(f"pg_notify(:c{i}, :p{i})" for i in range(len(part)))
+            params: dict[str, str] = {}
+            for i, (channel, payload) in enumerate(part):
+                params[f"c{i}"], params[f"p{i}"] = channel, payload
+            connection.execute(text(f"SELECT {calls}"), params)
+        connection.commit()
+
+
 class PostgresFanout:
     def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo
         self.listening = asyncio.Event()  # set while the listener is connected (tests)
+        # The notifications a thread gathers (``gathered``) until it sends them.
+        self._gathering = threading.local()
+
+    @contextlib.contextmanager
+    def gathered(self) -> Iterator[None]:
+        """Every notification published inside, sent in one statement and one
+        commit at the end: the committer answers a batch of commands (ten or more
+        under load) inside one, where each command's notifications cost a round trip
+        for the statement and one for its commit (docs/benchmarks.md, "PostgreSQL's
+        writes pipelined"). They go out as soon as the batch is answered; a listener
+        hears them in the same order. Not nested: an inner one sends with the outer."""
+        if getattr(self._gathering, "batch", None) is not None:
+            yield
+            return
+        batch = _Gathered()
+        self._gathering.batch = batch
+        try:
+            yield
+        finally:
+            self._gathering.batch = None
+            if batch.engine is not None:
+                try:
+                    _send(batch.engine, batch.notes)
+                except Exception as failed:  # the changes are committed and answered
+                    # The other processes' sockets learn of them with the next change
+                    # or when their listener reconnects and wakes them all.
+                    log.warning("could not tell the other processes of a batch (%s)", failed)
 
     def publish(
         self,
@@ -212,13 +275,12 @@ class PostgresFanout:
             notes.append((USERS_CHANNEL, payload))
         if not notes:
             return
-        calls = ", ".join(f"pg_notify(:c{i}, :p{i})" for i in range(len(notes)))
-        params: dict[str, str] = {}
-        for i, (channel, payload) in enumerate(notes):
-            params[f"c{i}"], params[f"p{i}"] = channel, payload
-        with ctx.engine.connect() as connection:
-            connection.execute(text(f"SELECT {calls}"), params)
-            connection.commit()
+        batch: _Gathered | None = getattr(self._gathering, "batch", None)
+        if batch is not None:
+            batch.engine = ctx.engine
+            batch.notes.extend(notes)
+        else:
+            _send(ctx.engine, notes)
 
     def publish_table(self, ctx: ServiceContext, sink: Sink, message: TableMessage) -> None:
         """This process hears it back through its own listener, as the others do."""

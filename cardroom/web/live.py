@@ -104,7 +104,7 @@ class Live:
         self.spectators = watchers.Spectators()  # who watches which table (web/watchers.py)
         # Every command on this process's tables (the players', the clock's), committed
         # together (web/committer.py).
-        self.committer = Committer(ctx_of)
+        self.committer = Committer(ctx_of, lambda: self.fanout.gathered())
 
     @property
     def ctx(self) -> ServiceContext:

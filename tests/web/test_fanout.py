@@ -98,3 +98,66 @@ def test_a_lobby_change_rides_in_the_same_statement(ctx: ServiceContext, db: Eng
         got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
     assert len([s for s in statements if "pg_notify" in s]) == 2  # one per command
     assert got == [(GAMES_CHANNEL, "3:41:9"), (GAMES_CHANNEL, "4:7:2"), (LOBBY_CHANNEL, "4")]
+
+
+def test_a_batch_gathered_goes_out_in_one_statement(ctx: ServiceContext, db: Engine) -> None:
+    """The committer answers a batch inside ``gathered``: every command's
+    notifications wait for its end and go out in one statement and one commit, in the
+    order published; nothing is sent before the end, and outside it each goes at once."""
+    if db.dialect.name != "postgresql":
+        with LocalFanout().gathered():  # one process: nothing to gather
+            return
+    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
+    statements: list[str] = []
+    from sqlalchemy import event
+
+    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {GAMES_CHANNEL}")
+        listener.execute(f"LISTEN {USERS_CHANNEL}")
+        fanout = PostgresFanout(conninfo)
+        live = _Live()
+        event.listen(ctx.engine, "before_cursor_execute", seen)
+        try:
+            with fanout.gathered():
+                fanout.publish(ctx, live, (3, 41, 9), [(7, {"n": 1})])  # type: ignore[arg-type]
+                with fanout.gathered():  # inner: sent with the outer
+                    fanout.publish(ctx, live, (4, 7, 2))  # type: ignore[arg-type]
+                assert not [s for s in statements if "pg_notify" in s]
+            gathered = [s for s in statements if "pg_notify" in s]
+            fanout.publish(ctx, live, (5, 1, 1))  # type: ignore[arg-type]
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", seen)
+        got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=4)]
+    assert len(gathered) == 1 and gathered[0].count("pg_notify") == 3
+    assert len([s for s in statements if "pg_notify" in s]) == 2
+    assert got == [
+        (GAMES_CHANNEL, "3:41:9"),
+        (USERS_CHANNEL, json.dumps({"user_id": 7, "message": {"n": 1}})),
+        (GAMES_CHANNEL, "4:7:2"),
+        (GAMES_CHANNEL, "5:1:1"),
+    ]
+
+
+def test_a_batch_that_cannot_be_told_is_logged_not_raised(
+    ctx: ServiceContext, db: Engine, caplog: Any
+) -> None:
+    """Its changes are committed and answered: a failed NOTIFY must not fail them."""
+    if db.dialect.name != "postgresql":
+        return  # one process: nothing is sent
+    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
+    fanout = PostgresFanout(conninfo)
+    from sqlalchemy import event
+
+    def refuse(*_: Any) -> None:
+        raise RuntimeError("the database is gone")
+
+    event.listen(ctx.engine, "before_cursor_execute", refuse)
+    try:
+        with fanout.gathered():
+            fanout.publish(ctx, _Live(), (3, 41, 9))  # type: ignore[arg-type]
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", refuse)
+    assert "could not tell the other processes of a batch" in caplog.text

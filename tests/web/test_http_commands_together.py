@@ -125,3 +125,34 @@ def test_the_hosts_and_the_admins_table_commands_queue_with_the_players(
     assert [r.status_code for r in (held, *answers)] == [200] * 4, [r.text for r in answers]
     for game, players in ((first, first_players), (second, second_players)):
         assert detail(client, game, players[1])["summary"]["status"] == "paused"
+
+
+def test_a_batch_tells_the_other_processes_in_one_statement(
+    client: TestClient, gate: Gate, tables: list[tuple[int, list[Player]]], ctx: ServiceContext
+) -> None:
+    """On PostgreSQL the committer answers a batch inside the fan-out's ``gathered``:
+    the three commands' notifications go out in one ``pg_notify`` statement, after
+    the batch's commit (one each cost a statement and a commit)."""
+    from sqlalchemy import event
+
+    notifies: list[str] = []
+
+    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        if "pg_notify" in statement:
+            notifies.append(statement)
+
+    sends = [check_or_call(client, game, players) for game, players in tables]
+    event.listen(ctx.engine, "before_cursor_execute", seen)
+    try:
+        first, rest = together_after(client, gate, sends[0], sends[1:])
+    finally:
+        event.remove(ctx.engine, "before_cursor_execute", seen)
+    assert gate.batches == [1, 3]
+    assert all(r.status_code == 200 for r in [first, *rest])
+    if ctx.engine.dialect.name != "postgresql":
+        assert notifies == []  # one process: nobody else to tell
+        return
+    games = [statement.count("pg_notify") for statement in notifies]
+    # The held command's batch, then the three together (each a game and, at the
+    # least, a turn notice for the player to act next).
+    assert len(games) == 2 and games[1] >= 3 * games[0] - 1, notifies
