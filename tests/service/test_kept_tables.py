@@ -5,6 +5,7 @@ have changed in memory."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -180,7 +181,7 @@ def test_a_kept_table_that_differs_from_the_stored_one_is_caught(ctx: ServiceCon
     assert run_together(ctx, [table.next_call()], kept)[0].result is not None
     taken = kept.at(table.game, table.version)
     assert taken is not None
-    wrong = table_from_dict(table_to_dict(taken))
+    wrong = table_from_dict(table_to_dict(taken.table))
     wrong.held = not wrong.held
     with ctx.transaction() as session, pytest.raises(AssertionError, match="not the stored"):
-        check_kept(session, table.game, wrong)
+        check_kept(session, table.game, dataclasses.replace(taken, table=wrong))
