@@ -179,7 +179,10 @@ class GameTx:
         if taken is not None:
             if check_kept_tables():
                 check_kept(session, game_id, taken)
-            game, table, pending = game_of(taken.row), taken.table, taken.deadlines
+            # The row and the deadlines as copies: what a refused command changes
+            # in its own must not reach what is kept (the table is taken out).
+            game, table = game_of(taken.row), taken.table
+            pending = None if taken.deadlines is None else dict(taken.deadlines)
         else:
             game = lock_game(session, game_id)
             table, pending = table_from_dict(game.state), None

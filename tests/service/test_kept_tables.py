@@ -276,7 +276,7 @@ def test_a_write_from_elsewhere_drops_the_kept_row_and_deadlines(
 
 
 def test_a_refused_command_leaves_the_kept_copy_as_committed(
-    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+    ctx: ServiceContext, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Refused after its save and its deadlines' move (the notices step fails with
     a refusal): the command changed its ``Game`` and its deadlines, but those were
@@ -290,6 +290,7 @@ def test_a_refused_command_leaves_the_kept_copy_as_committed(
         raise Conflict("Someone else changed this at the same moment.")
 
     monkeypatch.setattr(reactions, "_record_notices", refused)
+    clock.advance(timedelta(seconds=5))  # the turn's deadline moves, then is undone
     done = run_together(ctx, [table.next_call()], kept)[0]
     assert isinstance(done.refused, Conflict)
     assert table.version == version and _deadline_rows(ctx, table.game) == before
