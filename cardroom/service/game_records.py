@@ -3,6 +3,7 @@ inside the use case's transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,8 @@ from cardroom.table import Table
 
 if TYPE_CHECKING:
     from sqlalchemy import Row
+
+    from cardroom.service.schedule import Pending
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,10 @@ class AfterCommit:
     # The committer keeps ``table`` decoded for the game's next command, which will
     # change it: the views made of it are sealed before then (``change_views``).
     kept: bool = False
+    # Kept beside it (``kept_tables``): the row's columns as saved
+    # (``game_rows.kept_row``) and the pending deadlines as stored (None: not known).
+    row: Mapping[str, Any] | None = None
+    deadlines: Pending | None = None
 
 
 @dataclass(frozen=True)

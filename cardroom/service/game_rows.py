@@ -1,11 +1,22 @@
 """The game's row, through Core rather than the unit of work: locked and read by
 one pre-built statement, written back by one pre-built UPDATE, and the status a
 table's state stands for. ``GameTx`` (``cardroom.service.game_tx``) loads and saves
-through these."""
+through these.
+
+A command on a table this process kept (``kept_tables``) locks the row and reads
+only its version (``lock_version``); at the kept version, the row is the one this
+process committed (``kept_row`` when it was saved, ``game_of`` for the next
+command, a new ``Game`` each time). Every write of the row moves the version
+(``write_game``, from ``GameTx.save``) but two: the chat's switch
+(``chat.switch``: ``chat_on``, which a command never reads), left out of the kept
+row so that reading it there fails rather than answer from an old copy; and the
+running hand's id written back to a row that lacked it (rows from before migration
+0008), the same id a command here finds again by reading the hand."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, inspect, select, update
@@ -49,15 +60,14 @@ _GAMES = cast(SqlTable, Game.__table__)
 _LOCK_GAME = Prepared(select(_GAMES).where(_GAMES.c.id == bindparam("game_id")).with_for_update())
 _ALL_COLUMNS = tuple(column.key for column in _GAMES.c)
 _NEW_GAME = inspect(Game).class_manager.new_instance
-# The same without the table's state, for a command whose table this process kept
-# decoded (``cardroom.service.game.kept_tables``): the state is neither sent by the
-# database nor decoded from JSON.
-_LOCK_GAME_ROW = Prepared(
-    select(*(column for column in _GAMES.c if column.key != "state"))
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .with_for_update()
-)
 _ROW_COLUMNS = tuple(key for key in _ALL_COLUMNS if key != "state")
+# The version alone, for a command on a kept table: whether someone else wrote.
+_LOCK_VERSION = Prepared(
+    select(_GAMES.c.version).where(_GAMES.c.id == bindparam("game_id")).with_for_update()
+)
+# What a kept row holds: the row but the state (the kept table is the state) and what
+# changes without the version (see the module's docstring).
+KEPT_COLUMNS = tuple(key for key in _ROW_COLUMNS if key != "chat_on")
 # Every column a command may change, always all of them: one statement the cache
 # compiles once, and the rarely changed ones (started_at, ended_at, hand_id) cost
 # next to nothing beside ``state``.
@@ -77,23 +87,49 @@ _SAVE_GAME = Prepared(
 )
 
 
-def lock_game(session: Session, game_id: int, *, with_state: bool = True) -> Game:
+def lock_game(session: Session, game_id: int) -> Game:
     """The game's row, locked until the transaction ends, as a ``Game`` outside the
-    session's unit of work (written back only by ``write_game``). Without its state
-    (``with_state=False``), ``state`` is None until the command saves it."""
+    session's unit of work (written back only by ``write_game``)."""
     if type(game_id) is not int:
         raise GameNotFound("There is no such game.")
-    lock, columns = (_LOCK_GAME, _ALL_COLUMNS) if with_state else (_LOCK_GAME_ROW, _ROW_COLUMNS)
-    row = lock.first(session, {"game_id": game_id})
+    row = _LOCK_GAME.first(session, {"game_id": game_id})
     if row is None:
         raise GameNotFound(f"There is no game {game_id}.")
     # Built as the ORM's loader builds a loaded row, the values straight into the
     # instance's dict (the model's constructor sets each through its attribute
     # events: 19 against 4 us here), then made a stored row, not a new one to insert.
     game: Game = _NEW_GAME()
-    game.__dict__.update(zip(columns, row, strict=True))
-    if not with_state:
-        game.__dict__["state"] = None
+    game.__dict__.update(zip(_ALL_COLUMNS, row, strict=True))
+    make_transient_to_detached(game)
+    return game
+
+
+def lock_version(session: Session, game_id: int) -> int:
+    """Lock the game's row until the transaction ends and read its version only."""
+    if type(game_id) is not int:
+        raise GameNotFound("There is no such game.")
+    row = _LOCK_VERSION.first(session, {"game_id": game_id})
+    if row is None:
+        raise GameNotFound(f"There is no game {game_id}.")
+    version: int = row[0]
+    return version
+
+
+def kept_row(game: Game) -> dict[str, Any]:
+    """The row's columns to keep beside its table once committed (``KEPT_COLUMNS``):
+    plain values, read by ``game_of`` and never changed."""
+    values = game.__dict__
+    return {key: values[key] for key in KEPT_COLUMNS}
+
+
+def game_of(row: Mapping[str, Any]) -> Game:
+    """A ``Game`` of a kept row, as ``lock_game`` builds one (outside the session,
+    ``state`` None until the command saves it): a new one every time, so what a
+    command sets on it never reaches the kept row. ``chat_on`` is not loaded: read,
+    it raises (the instance is detached) rather than answer from an old copy."""
+    game: Game = _NEW_GAME()
+    game.__dict__.update(row)
+    game.__dict__["state"] = None
     make_transient_to_detached(game)
     return game
 

@@ -16,7 +16,11 @@ that follows from it:
 - the table's records and the hand's engine records are numbered and stored in the
   order they happened.
 
-The game's row is locked, read and written through Core (``game_rows``). ``save``
+The game's row is locked, read and written through Core (``game_rows``). On a table
+this process kept (``kept_tables``) at the row's version, only the version is read:
+the row, the table and the pending deadlines are the ones kept (``pending``, which
+the reactions hand to ``schedule.store_deadlines`` and replace with what it
+returns). ``save``
 writes the table back, bumps the version, numbers the events on from the
 row's ``last_seq`` and moves it to the last one stored, keeps ``game_players`` in step
 and returns the events it stored. What follows from them (the game's deadlines, the
@@ -54,7 +58,14 @@ from cardroom.service.game_errors import (
 )
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
-from cardroom.service.game_rows import lock_game, status_of, write_game
+from cardroom.service.game_rows import (
+    game_of,
+    kept_row,
+    lock_game,
+    lock_version,
+    status_of,
+    write_game,
+)
 from cardroom.service.hand_rows import (
     DECK_COMMITTED,
     RunningHand,
@@ -63,11 +74,12 @@ from cardroom.service.hand_rows import (
     new_hand_row,
 )
 from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
-from cardroom.service.schedule import seconds_of
+from cardroom.service.schedule import Pending, seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,
     WAITING_GAMES_PER_PLAYER,
+    DeadlineKind,
     Game,
     GameEvent,
     GamePlayer,
@@ -132,6 +144,9 @@ class GameTx:
     # compare (``reactions.listing``), and ``result`` says so to the web layer.
     listed: tuple[object, ...] | None = None
     lobby_changed: bool = False
+    # The game's pending deadline rows as this process knows them (kept with the
+    # table, or returned by the last ``store_deadlines``); None: not known, read.
+    pending: Pending | None = None
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -155,25 +170,45 @@ class GameTx:
         kept: KeptTables | None = None,
     ) -> GameTx:
         """Lock the game's row and load its table: from ``kept`` if it holds the
-        table at the row's version (the state is then not even read), else decoded
-        from the stored state."""
-        table: Table | None = None
+        game at the row's version (then only the version is read: the row's columns,
+        the table and the pending deadlines are the ones kept), else read and
+        decoded from the stored row."""
+        taken = None
         if kept is not None:
-            game = lock_game(session, game_id, with_state=False)
-            table = kept.at(game_id, game.version)
-            if table is not None and check_kept_tables():
-                check_kept(session, game_id, table)
-        if table is None:
+            taken = kept.at(game_id, lock_version(session, game_id))
+        if taken is not None:
+            if check_kept_tables():
+                check_kept(session, game_id, taken)
+            # The row and the deadlines as copies: what a refused command changes
+            # in its own must not reach what is kept (the table is taken out).
+            game, table = game_of(taken.row), taken.table
+            pending = None if taken.deadlines is None else dict(taken.deadlines)
+        else:
             game = lock_game(session, game_id)
-            table = table_from_dict(game.state)
-        tx = cls(session, game, table, now, actor_id, kept=kept is not None)
+            table, pending = table_from_dict(game.state), None
+        tx = cls(session, game, table, now, actor_id, kept=kept is not None, pending=pending)
         tx._seating = tx._seating_now()  # every save left game_players matching it
         return tx
 
     def reread(self) -> None:
         """The game's row as stored now, for a savepoint that undid this command's
-        writes (the clock reports a refused deadline with the game as it still is)."""
+        writes (the clock reports a refused deadline with the game as it still is).
+        What this command knew of the deadlines may have been undone with them: the
+        next command reads them."""
         self.game = lock_game(self.session, self.game.id)
+        self.pending = None
+
+    def deadline_claimed(self, kind: DeadlineKind) -> None:
+        """The clock claimed the game's pending ``kind`` deadline in this transaction
+        (``clock_commands.Claim``): no longer pending, and no version moves for it if
+        its work changes nothing. A reminder's firing may write the next one
+        (``schedule.store_reminder``): after it the deadlines are read."""
+        if self.pending is None:
+            return
+        if kind is DeadlineKind.REMINDER:
+            self.pending = None
+        else:
+            self.pending = {k: w for k, w in self.pending.items() if k is not kind}
 
     @property
     def t(self) -> float:
@@ -261,6 +296,8 @@ class GameTx:
                 self.stored[-1].seq if self.stored else 0,
                 self.next_due,
                 self.kept,
+                kept_row(self.game) if self.kept else None,
+                self.pending,
             ),
         )
 

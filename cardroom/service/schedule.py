@@ -143,6 +143,13 @@ class Wanted:
     payload: dict[str, Any]
 
 
+# A game's pending deadline rows, kind by kind (at most one pending row per game and
+# kind: ``uq_deadlines_pending``), as this process last wrote or read them: what
+# ``store_deadlines`` returns and, kept beside the table (``kept_tables``), may take
+# instead of reading them. Never changed in place: each store builds a new one.
+Pending = dict[DeadlineKind, Wanted]
+
+
 def at(game: Game | GameRow, seconds: float) -> datetime:
     """The moment of a table time (seconds since the game was created)."""
     return game.created_at + timedelta(seconds=seconds)
@@ -255,31 +262,131 @@ _INSERT_UNLESS_FIRED = Prepared(
 )
 
 
+# The kept path's writes name the pending row by its game and kind (one at most:
+# ``uq_deadlines_pending``), not by an id: a row the clock fired elsewhere meanwhile
+# is then left alone (``fired_at IS NULL``), and the count of rows written says so.
+_MOVE_KIND = Prepared(
+    update(_DEADLINES)
+    .where(
+        _DEADLINES.c.game_id == bindparam("game_id"),
+        _DEADLINES.c.kind == bindparam("kind"),
+        _DEADLINES.c.fired_at.is_(None),
+    )
+    .values(due_at=bindparam("new_due_at"), payload=bindparam("new_payload"))
+)
+_DELETE_KIND = Prepared(
+    delete(_DEADLINES).where(
+        _DEADLINES.c.game_id == bindparam("game_id"),
+        _DEADLINES.c.kind == bindparam("kind"),
+        _DEADLINES.c.fired_at.is_(None),
+    )
+)
+
+
 def store_deadlines(
-    session: Session, game: Game, wanted: dict[DeadlineKind, Wanted], now: datetime
-) -> None:
-    """Make the game's pending deadline rows match ``wanted``: one statement to read
-    them, and one for each kind of change (the usual action: a read and a move).
-    The game's row must exist (its id known)."""
+    session: Session,
+    game: Game,
+    wanted: dict[DeadlineKind, Wanted],
+    now: datetime,
+    *,
+    known: Pending | None = None,
+) -> Pending | None:
+    """Make the game's pending deadline rows match ``wanted``, and return what they
+    are then (None: not known for sure, the next store reads them). The game's row
+    must exist (its id known).
+
+    Without ``known``: one statement to read them, and one for each kind of change
+    (the usual action: a read and a move). With ``known`` (what the last store in
+    this process returned, kept while the game's version stayed its own:
+    ``kept_tables``): the changes only, no read.
+
+    What may change the rows without moving the game's version is the clock's
+    firing, here or in another process: its claim marks a pending row fired (a
+    deadline whose work did nothing, or was refused, saves no change), and a
+    reminder's firing writes the player's next one (``store_reminder``). So ``known``
+    is trusted only for what a claim cannot break: a kind it lists may have been
+    fired since, and its move or delete names the pending row by kind (a fired one
+    is left alone) and falls back on a new row, unless fired at that time, when
+    nothing was moved; a kind it lacks has no pending row, since nothing but a store
+    adds one without the version (``store_reminder`` follows the firing of a pending
+    reminder). A ``known`` with a reminder is not trusted at all: it is read, as
+    without one (reminders come on long clocks only, at a person's pace)."""
+    if known is not None and DeadlineKind.REMINDER not in known:
+        return _store_known(session, game.id, wanted, now, known)
     game_id = game.id
     stale: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []
-    kept: set[DeadlineKind] = set()
+    pending: Pending = {}
     for row_id, kind, due_at, payload in _PENDING.rows(session, {"game_id": game_id}):
         want = wanted.get(kind)
         if want is None:
             stale.append({"row_id": row_id})
             continue
-        kept.add(kind)
         if kind is DeadlineKind.REMINDER and same_turn(payload, want.payload):
-            continue  # the same turn: its reminder may have moved on to a later point
+            # The same turn: its reminder may have moved on to a later point.
+            pending[kind] = Wanted(due_at, payload)
+            continue
+        pending[kind] = want
         if due_at != want.due_at or payload != want.payload:
             moves.append({"row_id": row_id, "new_due_at": want.due_at, "new_payload": want.payload})
     if stale:
         _DELETE.write(session, stale)
     if moves:
         _MOVE.write(session, moves)
-    new = [
+    new = {kind: want for kind, want in wanted.items() if kind not in pending}
+    return _insert_unless_fired(session, game_id, new, now, pending)
+
+
+def _store_known(
+    session: Session,
+    game_id: int,
+    wanted: dict[DeadlineKind, Wanted],
+    now: datetime,
+    known: Pending,
+) -> Pending | None:
+    gone = [{"game_id": game_id, "kind": kind} for kind in known if kind not in wanted]
+    if gone:
+        # A row fired meanwhile is left as the clock's record: nothing pending either way.
+        _DELETE_KIND.write(session, gone)
+    pending: Pending = {}
+    new: dict[DeadlineKind, Wanted] = {}
+    for kind, want in wanted.items():
+        had = known.get(kind)
+        if had is None:
+            new[kind] = want
+        elif had == want:
+            # Unchanged. Fired meanwhile at this very time, it would not be written
+            # again anyway (the guarded insert): so either way nothing to send.
+            pending[kind] = want
+        else:
+            moved = _MOVE_KIND.execute(
+                session,
+                {
+                    "game_id": game_id,
+                    "kind": kind,
+                    "new_due_at": want.due_at,
+                    "new_payload": want.payload,
+                },
+            )
+            if moved.rowcount == 1:
+                pending[kind] = want
+            else:  # fired meanwhile: a new row, as for a kind not pending
+                new[kind] = want
+    return _insert_unless_fired(session, game_id, new, now, pending)
+
+
+def _insert_unless_fired(
+    session: Session,
+    game_id: int,
+    new: dict[DeadlineKind, Wanted],
+    now: datetime,
+    pending: Pending,
+) -> Pending | None:
+    """Insert ``new`` unless fired at that time already; ``pending`` with what went
+    in, or None if some did not and which is not known (one statement for all)."""
+    if not new:
+        return pending
+    rows = [
         {
             "game_id": game_id,
             "kind": kind,
@@ -287,11 +394,17 @@ def store_deadlines(
             "payload": want.payload,
             "created_at": now,
         }
-        for kind, want in wanted.items()
-        if kind not in kept
+        for kind, want in new.items()
     ]
-    if new:
-        _INSERT_UNLESS_FIRED.write(session, new)
+    inserted = _INSERT_UNLESS_FIRED.execute(session, rows[0] if len(rows) == 1 else rows)
+    # The drivers sum an executemany's rows (sqlite3, psycopg 3: both dialects say
+    # ``supports_sane_multi_rowcount``).
+    if inserted.rowcount == len(rows):
+        pending.update(new)
+        return pending
+    if len(rows) == 1:
+        return pending  # fired at that time already: not pending
+    return None
 
 
 def store_reminder(session: Session, game: Game, want: Wanted, now: datetime) -> None:

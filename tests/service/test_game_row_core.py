@@ -238,7 +238,7 @@ def test_refused_commands_leave_the_row_as_it_was(
 
     # Refused in the save, after the row's UPDATE went out (as a seat taken meanwhile
     # is, in ``_sync_players``): the rollback undoes the UPDATE.
-    def taken(*_: Any) -> None:
+    def taken(*_: Any, **__: Any) -> None:
         raise Conflict("Someone else changed this at the same moment.")
 
     monkeypatch.setattr(reactions, "store_deadlines", taken)
@@ -299,7 +299,7 @@ def test_a_deadline_refused_after_its_save_reports_the_row_as_stored(
     before = the_row(ctx, game)
     clock.advance(timedelta(minutes=10))  # past the turn clock
 
-    def taken(*_: Any) -> None:
+    def taken(*_: Any, **__: Any) -> None:
         raise Conflict("Someone else changed this at the same moment.")
 
     monkeypatch.setattr(reactions, "store_deadlines", taken)

@@ -5,21 +5,29 @@ have changed in memory."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm.exc import DetachedInstanceError
 
-from cardroom.service import accounts, game_options, lobby, play
+from cardroom.service import accounts, chat, deadlines, game_options, lobby, play
 from cardroom.service.context import ServiceContext
-from cardroom.service.game import commands, pipeline
-from cardroom.service.game.together import Queued, run_each, run_together
+from cardroom.service.errors import Conflict
+from cardroom.service.game import commands, pipeline, reactions
+from cardroom.service.game.together import Fire, Queued, run_each, run_together
 from cardroom.service.game_details import game_detail
 from cardroom.service.game_errors import StaleVersion
-from cardroom.service.kept_tables import KeptTables, check_kept
+from cardroom.service.game_records import PlayResult
+from cardroom.service.game_rows import game_of
+from cardroom.service.kept_tables import KeptGame, KeptTables, check_kept
+from cardroom.store.models import Deadline, DeadlineKind, Game
 from cardroom.table import table_from_dict, table_to_dict
+from tests.conftest import FakeClock
 from tests.service.gamekit import PASSWORD, assert_audit_clean, players, source, to_act
 
 
@@ -180,7 +188,195 @@ def test_a_kept_table_that_differs_from_the_stored_one_is_caught(ctx: ServiceCon
     assert run_together(ctx, [table.next_call()], kept)[0].result is not None
     taken = kept.at(table.game, table.version)
     assert taken is not None
-    wrong = table_from_dict(table_to_dict(taken))
+    wrong = table_from_dict(table_to_dict(taken.table))
     wrong.held = not wrong.held
     with ctx.transaction() as session, pytest.raises(AssertionError, match="not the stored"):
-        check_kept(session, table.game, wrong)
+        check_kept(session, table.game, dataclasses.replace(taken, table=wrong))
+
+
+# ------------------------------------------------- the row and deadlines kept with it
+
+
+def _deadline_rows(ctx: ServiceContext, game_id: int) -> list[tuple[Any, ...]]:
+    with ctx.transaction() as session:
+        return [
+            tuple(row)
+            for row in session.execute(
+                select(Deadline.id, Deadline.kind, Deadline.due_at, Deadline.fired_at)
+                .where(Deadline.game_id == game_id)
+                .order_by(Deadline.id)
+            )
+        ]
+
+
+def _taking(kept: KeptTables, monkeypatch: pytest.MonkeyPatch) -> list[KeptGame]:
+    """What each command takes from ``kept``, as it was handed over."""
+    taken: list[KeptGame] = []
+    real = kept.at
+
+    def at(game_id: int, version: int) -> KeptGame | None:
+        found = real(game_id, version)
+        if found is not None:
+            taken.append(found)
+        return found
+
+    monkeypatch.setattr(kept, "at", at)
+    return taken
+
+
+def test_the_next_command_reads_the_version_only_and_no_deadlines(
+    ctx: ServiceContext, clock: FakeClock, statements: list[str], unchecked: None
+) -> None:
+    """At the kept version the row's columns and the pending deadlines are the ones
+    kept: one statement reads the version under the lock, and the turn's deadline is
+    moved without being read."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    clock.advance(timedelta(seconds=5))  # the next turn's clock ends later
+    call = table.next_call()
+    statements.clear()
+    assert run_together(ctx, [call], kept)[0].result is not None
+    assert kept.hits == 1
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    on_games = [s for s in reads if "FROM games" in s]
+    assert len(on_games) == 1 and on_games[0].split("FROM")[0].split() == [
+        "SELECT",
+        "games.version",
+    ], on_games
+    assert not any("FROM deadlines" in s for s in reads), reads
+    assert any(s.lstrip().startswith("UPDATE deadlines SET") for s in statements), statements
+    with ctx.transaction() as session:
+        taken = kept.at(table.game, table.version)
+        assert taken is not None and taken.deadlines is not None
+        assert DeadlineKind.TURN in taken.deadlines
+        check_kept(session, table.game, taken)  # row and deadlines as stored
+
+
+def test_a_write_from_elsewhere_drops_the_kept_row_and_deadlines(
+    ctx: ServiceContext, statements: list[str], unchecked: None
+) -> None:
+    """An HTTP command (``pipeline.run`` on a worker thread) moves the version and
+    the turn's deadline: the next command here reads the row and the deadlines
+    afresh, and what it keeps then is the stored row and deadlines again."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    turn = to_act(ctx, table.game)
+    assert turn is not None
+    play.act(ctx, table.game, turn[0], "call" if "call" in turn[1].kinds else "check")
+    call = table.next_call()
+    statements.clear()
+    assert run_together(ctx, [call], kept)[0].result is not None
+    assert (kept.hits, kept.misses) == (0, 2)
+    assert any(_reads_state(s) for s in statements), statements
+    assert any(s.lstrip().startswith("SELECT") and "FROM deadlines" in s for s in statements)
+    with ctx.transaction() as session:
+        taken = kept.at(table.game, table.version)
+        assert taken is not None and taken.row["version"] == table.version
+        check_kept(session, table.game, taken)
+
+
+def test_a_refused_command_leaves_the_kept_copy_as_committed(
+    ctx: ServiceContext, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused after its save and its deadlines' move (the notices step fails with
+    a refusal): the command changed its ``Game`` and its deadlines, but those were
+    its own copies; what it took is still the committed row and deadlines."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    version, before = table.version, _deadline_rows(ctx, table.game)
+    taken = _taking(kept, monkeypatch)
+
+    def refused(*_: Any, **__: Any) -> None:
+        raise Conflict("Someone else changed this at the same moment.")
+
+    monkeypatch.setattr(reactions, "_record_notices", refused)
+    clock.advance(timedelta(seconds=5))  # the turn's deadline moves, then is undone
+    done = run_together(ctx, [table.next_call()], kept)[0]
+    assert isinstance(done.refused, Conflict)
+    assert table.version == version and _deadline_rows(ctx, table.game) == before
+    (copy,) = taken
+    assert copy.row["version"] == version and copy.deadlines is not None
+    with ctx.transaction() as session:
+        # The table was the command's to change (taken, never given back: see
+        # test_a_refused_command_leaves_nothing_kept); the row and the deadlines it
+        # took were not.
+        stored = table_from_dict(session.get_one(Game, table.game).state)
+        check_kept(session, table.game, dataclasses.replace(copy, table=stored))
+    monkeypatch.undo()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+
+
+def test_a_deadline_fired_elsewhere_without_the_version_is_left_fired(
+    ctx: ServiceContext, clock: FakeClock
+) -> None:
+    """Another process's clock claimed the turn's deadline and its work changed
+    nothing (no version moved). The next command here takes its kept deadlines,
+    which still list the turn as pending: its move finds no pending row, so the
+    fired one stays the clock's record, as fired, and the new turn gets a row."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    now = ctx.now()
+    with ctx.transaction() as session:
+        session.execute(
+            update(Deadline)
+            .where(Deadline.game_id == table.game, Deadline.kind == DeadlineKind.TURN)
+            .where(Deadline.fired_at.is_(None))
+            .values(fired_at=now, claimed_by="elsewhere", outcome="nothing to do")
+        )
+    (fired,) = [r for r in _deadline_rows(ctx, table.game) if r[3] is not None]
+    clock.advance(timedelta(seconds=5))  # the next turn's clock ends later
+    hits = kept.hits
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    assert kept.hits == hits + 1  # taken: the version did not move
+    rows = _deadline_rows(ctx, table.game)
+    assert fired in rows  # untouched: its time, and fired
+    turns = [r for r in rows if r[1] is DeadlineKind.TURN and r[3] is None]
+    assert len(turns) == 1 and turns[0][2] != fired[2]
+    with ctx.transaction() as session:
+        taken = kept.at(table.game, table.version)
+        assert taken is not None
+        check_kept(session, table.game, taken)
+
+
+def test_the_clock_here_claims_its_deadline_out_of_the_kept_ones(
+    ctx: ServiceContext, clock: FakeClock, statements: list[str], unchecked: None
+) -> None:
+    """The turn's clock fires on the committer: the claim takes the turn out of what
+    the command knows is pending, so the new turn's row is inserted without first
+    trying to move the one just fired."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    clock.advance(timedelta(minutes=10))  # past the turn clock
+
+    def on_committer(commands: Any) -> list[PlayResult | None]:
+        statements.clear()
+        done = run_together(ctx, [Fire(g, c, at) for g, c, at in commands], kept)
+        return [d.result for d in done]
+
+    (outcome,) = deadlines.fire_due(ctx, attempts=on_committer)
+    assert outcome.result.events and kept.hits == 1
+    moves = [s for s in statements if s.lstrip().startswith("UPDATE deadlines SET due_at")]
+    assert moves == [], statements
+    assert any(s.lstrip().startswith("INSERT INTO deadlines") for s in statements)
+    with ctx.transaction() as session:
+        taken = kept.at(table.game, table.version)
+        assert taken is not None and taken.deadlines is not None
+        check_kept(session, table.game, taken)
+    pending = [r for r in _deadline_rows(ctx, table.game) if r[3] is None]
+    assert {r[1] for r in pending} == set(taken.deadlines)
+
+
+def test_the_chat_switch_is_not_kept(ctx: ServiceContext) -> None:
+    """The host turns the chat off between two commands: the version does not move
+    (a command never reads ``chat_on``), so the next command takes the kept row,
+    which has no ``chat_on`` to be wrong about; read there, it fails."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    host = next(iter(table.tokens))
+    chat.switch(ctx, host, table.game, False)
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None
+    assert kept.hits == 1  # taken, and the suite's check found it the stored one
+    taken = kept.at(table.game, table.version)
+    assert taken is not None and "chat_on" not in taken.row
+    with pytest.raises(DetachedInstanceError):
+        _ = game_of(taken.row).chat_on

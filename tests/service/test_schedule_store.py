@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from cardroom.service import lobby
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
-from cardroom.service.schedule import Wanted, store_deadlines
+from cardroom.service.schedule import Pending, Wanted, store_deadlines
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind, Game
 from tests.service.gamekit import players
@@ -300,3 +300,107 @@ def test_the_rows_go_out_with_the_games_changes_in_one_transaction(
         store_deadlines(session, loaded, {CONTINUE: Wanted(now, {"after_hand": 3})}, now)
         session.rollback()
     assert rows(ctx, game) == before
+
+
+# ------------------------------------- what a kept table's command knows of its rows
+
+
+REMINDER = DeadlineKind.REMINDER
+
+
+def store_known(
+    ctx: ServiceContext,
+    game_id: int,
+    wanted: dict[DeadlineKind, Wanted],
+    known: Pending | None,
+) -> tuple[list[str], Pending | None]:
+    """``store`` with what the command knows of the pending rows, and its answer."""
+    with ctx.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        with counting(ctx.engine) as sent:
+            answer = store_deadlines(session, game, wanted, ctx.now(), known=known)
+            session.flush()
+    return sent, answer
+
+
+def test_known_rows_are_moved_without_a_read(ctx: ServiceContext, game: int) -> None:
+    now = ctx.now()
+    was = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    row_id = put(ctx, game, TURN, was.due_at, was.payload)
+    level = Wanted(now + timedelta(minutes=9), {"level": 2, "small_blind": 10, "big_blind": 20})
+    put(ctx, game, BLIND_LEVEL, level.due_at, level.payload)
+    later = Wanted(now + timedelta(seconds=50), {"hand": 3, "seat": 2})
+    known = {TURN: was, BLIND_LEVEL: level}
+
+    sent, answer = store_known(ctx, game, {TURN: later, BLIND_LEVEL: level}, known)
+
+    assert verbs(sent) == ["UPDATE deadlines SET"], sent
+    assert answer == {TURN: later, BLIND_LEVEL: level}
+    assert known == {TURN: was, BLIND_LEVEL: level}  # a new answer, not this one changed
+    after = pending(ctx, game)
+    assert (after[TURN].id, after[TURN].due_at, after[TURN].payload) == (
+        row_id,
+        later.due_at,
+        later.payload,
+    )
+
+    # Nothing wanted: the known row is deleted, still without a read.
+    sent, answer = store_known(ctx, game, {BLIND_LEVEL: level}, answer)
+    assert verbs(sent) == ["DELETE FROM deadlines"], sent
+    assert answer == {BLIND_LEVEL: level} and set(pending(ctx, game)) == {BLIND_LEVEL}
+
+
+def test_a_known_row_the_clock_fired_meanwhile_stays_its_record(
+    ctx: ServiceContext, game: int
+) -> None:
+    """Fired by a clock whose work moved no version: the move finds no pending row
+    and a new one goes in; the delete of one no longer wanted leaves it as fired."""
+    now = ctx.now()
+    turn = Wanted(now - timedelta(seconds=1), {"hand": 3, "seat": 1})
+    fired_turn = put(ctx, game, TURN, turn.due_at, turn.payload, fired_at=now)
+    review = Wanted(now - timedelta(seconds=2), {"after_hand": 2})
+    fired_review = put(ctx, game, CONTINUE, review.due_at, review.payload, fired_at=now)
+    later = Wanted(now + timedelta(seconds=50), {"hand": 3, "seat": 2})
+
+    sent, answer = store_known(ctx, game, {TURN: later}, {TURN: turn, CONTINUE: review})
+
+    assert [s.split()[0] for s in sent] == ["DELETE", "UPDATE", "INSERT"], sent
+    assert answer == {TURN: later}
+    by_id = {r.id: r for r in rows(ctx, game)}
+    assert (by_id[fired_turn].due_at, by_id[fired_turn].fired_at) == (turn.due_at, now)
+    assert (by_id[fired_review].due_at, by_id[fired_review].fired_at) == (review.due_at, now)
+    new = pending(ctx, game)
+    assert set(new) == {TURN} and (new[TURN].due_at, new[TURN].payload) == (
+        later.due_at,
+        later.payload,
+    )
+
+
+def test_a_known_kind_wanted_again_at_a_fired_time_is_not_pending(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    due = Wanted(now - timedelta(seconds=3), {"after_hand": 4})
+    put(ctx, game, CONTINUE, due.due_at, due.payload, fired_at=now)
+
+    sent, answer = store_known(ctx, game, {CONTINUE: due}, {})
+
+    assert [s.split()[0] for s in sent] == ["INSERT"], sent
+    assert answer == {} and pending(ctx, game) == {}
+
+
+def test_a_known_reminder_is_read_not_trusted(ctx: ServiceContext, game: int) -> None:
+    """A reminder's firing writes the player's next one without moving the version:
+    what is known of a reminder may be old, so the rows are read."""
+    now = ctx.now()
+    turn = {"hand": 3, "seat": 1, "turn_due": 3600.0}
+    first = Wanted(now + timedelta(minutes=4), turn)
+    put(ctx, game, REMINDER, first.due_at, first.payload, fired_at=now)
+    moved_on = Wanted(now + timedelta(minutes=30), {**turn, "point": "50%"})
+    put(ctx, game, REMINDER, moved_on.due_at, moved_on.payload)
+
+    sent, answer = store_known(ctx, game, {REMINDER: first}, {REMINDER: first})
+
+    assert [s.split()[0] for s in sent] == ["SELECT"], sent
+    assert answer == {REMINDER: moved_on}  # the same turn: left where it moved on to

@@ -31,7 +31,9 @@ def after_save(tx: GameTx, saved: Sequence[StoredEvent] | None) -> None:
     session, game, table = tx.session, tx.game, tx.table
     bot = bot_to_act(session, game, table)
     wanted = wanted_deadlines(game, table, tx.t, bot_to_act=bot)
-    store_deadlines(session, game, wanted, tx.now)
+    # What the transaction knows of the pending rows goes in (a kept table's: none
+    # read), and what they are now comes back, to be kept with the table.
+    tx.pending = store_deadlines(session, game, wanted, tx.now, known=tx.pending)
     tx.next_due = min((w.due_at for w in wanted.values()), default=None)
     session.flush()
     if saved:

@@ -119,7 +119,14 @@ def run_together(
         for item in done:
             after = None if item.result is None else item.result.after
             if item.result is not None and after is not None and after.kept:
-                kept.keep(item.result.game_id, item.result.version, after.table)
+                assert after.row is not None
+                kept.keep(
+                    item.result.game_id,
+                    item.result.version,
+                    after.table,
+                    after.row,
+                    after.deadlines,
+                )
     return done
 
 
