@@ -49,9 +49,16 @@ def visible_hole_cards(
     return visible
 
 
+# The one kind of event whose view (without ``full``) depends on the viewer's seat:
+# every other event looks the same to every viewer, so a table's sockets may share
+# one view of it (``cardroom.service.change_views``).
+SEEN_FROM_A_SEAT = frozenset({HoleCardDealt.__name__})
+
+
 def event_view(event: Event, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
     """One event as this viewer may see it. Other players' hole cards and every burnt
-    card are replaced by ``None``: the event still says that a card was dealt."""
+    card are replaced by ``None``: the event still says that a card was dealt. Only
+    the kinds named in ``SEEN_FROM_A_SEAT`` may depend on ``viewer``."""
     data = event_to_dict(event)
     if isinstance(event, HoleCardDealt):
         data["card"] = card_text(event.card) if full or event.seat == viewer else None
