@@ -122,6 +122,26 @@ def hand_view(
     return view
 
 
+def seat_hand_view(seen: dict[str, Any], hand: Hand, viewer: int | None) -> dict[str, Any]:
+    """``hand_view(hand, viewer, equity=...)`` made from ``seen``, the same hand's
+    ``hand_view(hand, None, equity=...)`` at the same moment: what nobody's seat sees,
+    with what the viewer's seat sees more added (its own hole cards, its legal actions
+    on its turn). The viewers of a table share the rest (``game_details.detail_of``);
+    ``seen`` is not changed, and what of it is kept here must not be either."""
+    if viewer is None:
+        return seen
+    view = dict(seen)
+    if viewer in hand.seats:
+        i = hand.seats.index(viewer)
+        players = list(seen["players"])
+        players[i] = {**players[i], "cards": [card_text(c) for c in hand.hole[i]]}
+        view["players"] = players
+    to_act = hand.seat_to_act
+    if to_act is not None and to_act == viewer:
+        view["legal"] = legal_view(hand.legal_actions())
+    return view
+
+
 # -- equity of a run-out ------------------------------------------------------------
 
 _STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn"}

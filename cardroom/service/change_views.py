@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
-from cardroom.service.game_details import detail_of, public_detail, sees_more, spectators_hand
+from cardroom.service.game_details import detail_of, public_detail
 from cardroom.service.game_records import GameDetail
 from cardroom.service.game_views import (
     GameChange,
@@ -162,10 +162,8 @@ class ChangeViews:
         moment = self.change.moment
         public = self._public
         if public is None:
-            # Without the hand: at a table of players only, nobody sees the
-            # spectators' hand, and each player's own is made for them.
-            public = self._public = public_detail(moment, now, with_hand=False)
-        table = moment.table
-        if public.hand is None and table.hand is not None and not sees_more(table, viewer_id):
-            public = self._public = replace(public, hand=spectators_hand(table))
+            # With the spectators' hand even at a table of players only: each
+            # player's own is made from it (``views.seat_hand_view``), for less than
+            # making the whole of it again per player.
+            public = self._public = public_detail(moment, now)
         return detail_of(moment, viewer_id, now, public)

@@ -207,9 +207,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often ``ChangeViews`` makes its shared parts and its events' views."""
     calls = {"public_detail": 0, "spectators_hand": 0, "view_event": 0}
 
-    def counting(name: str) -> Any:
-        real = getattr(change_views, name)
-
+    def counting(real: Any, name: str) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             calls[name] += 1
             return real(*args, **kwargs)
@@ -217,7 +215,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return wrapper
 
     for name in calls:
-        monkeypatch.setattr(change_views, name, counting(name))
+        # The spectators' hand inside the public detail (``game_details``).
+        module = game_details if name == "spectators_hand" else change_views
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, counting(real, name))
     return calls
 
 
