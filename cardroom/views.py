@@ -49,9 +49,16 @@ def visible_hole_cards(
     return visible
 
 
+# The one kind of event whose view (without ``full``) depends on the viewer's seat:
+# every other event looks the same to every viewer, so a table's sockets may share
+# one view of it (``cardroom.service.change_views``).
+SEEN_FROM_A_SEAT = frozenset({HoleCardDealt.__name__})
+
+
 def event_view(event: Event, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
     """One event as this viewer may see it. Other players' hole cards and every burnt
-    card are replaced by ``None``: the event still says that a card was dealt."""
+    card are replaced by ``None``: the event still says that a card was dealt. Only
+    the kinds named in ``SEEN_FROM_A_SEAT`` may depend on ``viewer``."""
     data = event_to_dict(event)
     if isinstance(event, HoleCardDealt):
         data["card"] = card_text(event.card) if full or event.seat == viewer else None
@@ -111,6 +118,26 @@ def hand_view(
         "equity": run_out_equity(hand) if equity else None,
     }
     if to_act is not None and (to_act == viewer or full):
+        view["legal"] = legal_view(hand.legal_actions())
+    return view
+
+
+def seat_hand_view(seen: dict[str, Any], hand: Hand, viewer: int | None) -> dict[str, Any]:
+    """``hand_view(hand, viewer, equity=...)`` made from ``seen``, the same hand's
+    ``hand_view(hand, None, equity=...)`` at the same moment: what nobody's seat sees,
+    with what the viewer's seat sees more added (its own hole cards, its legal actions
+    on its turn). The viewers of a table share the rest (``game_details.detail_of``);
+    ``seen`` is not changed, and what of it is kept here must not be either."""
+    if viewer is None:
+        return seen
+    view = dict(seen)
+    if viewer in hand.seats:
+        i = hand.seats.index(viewer)
+        players = list(seen["players"])
+        players[i] = {**players[i], "cards": [card_text(c) for c in hand.hole[i]]}
+        view["players"] = players
+    to_act = hand.seat_to_act
+    if to_act is not None and to_act == viewer:
         view["legal"] = legal_view(hand.legal_actions())
     return view
 

@@ -12,7 +12,7 @@ from cardroom.actions import Action
 from cardroom.cards import card_text
 from cardroom.hand import Hand, HandSetup
 from cardroom.rules import PRESETS, preset
-from cardroom.views import event_view, hand_view
+from cardroom.views import event_view, hand_view, seat_hand_view
 from tests.handkit import act, deal
 
 
@@ -98,3 +98,26 @@ def test_pots_show_the_side_pots_collected_so_far() -> None:
         {"amount": 900, "eligible": [1, 2, 3]},
         {"amount": 200, "eligible": [2, 3]},
     ]
+
+
+@pytest.mark.parametrize("rules_name", sorted(PRESETS))
+def test_a_seat_sees_what_nobody_sees_and_its_own(rules_name: str) -> None:
+    """``seat_hand_view`` from nobody's view is the seat's own ``hand_view``, at every
+    moment of random hands, for every seat (and for nobody, and a seat not dealt in),
+    and leaves nobody's view as it was."""
+    rng = random.Random(f"seat {rules_name}")
+    compared = 0
+    for _ in range(40):
+        hand = random_hand(rng, rules_name)
+        while True:
+            seen = hand_view(hand, None, equity=True)
+            before = json.dumps(seen)
+            for viewer in (None, *hand.seats, max(hand.seats) + 1):
+                mine = seat_hand_view(seen, hand, viewer)
+                assert mine == hand_view(hand, viewer, equity=True), (viewer, hand.events)
+                compared += 1
+            assert json.dumps(seen) == before
+            if hand.is_over:
+                break
+            hand.act(random_action(rng, hand))
+    assert compared > 1000

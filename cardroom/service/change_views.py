@@ -13,11 +13,12 @@ meanwhile) is told so (``Sealed``) and reads the game from the database instead.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
-from cardroom.service.game_details import detail_of, public_detail, sees_more, spectators_hand
+from cardroom.service.game_details import detail_of, public_detail
 from cardroom.service.game_records import GameDetail
 from cardroom.service.game_views import (
     GameChange,
@@ -26,6 +27,9 @@ from cardroom.service.game_views import (
     view_event,
     viewer_seats,
 )
+from cardroom.views import SEEN_FROM_A_SEAT
+
+_Text = TypeVar("_Text")
 
 
 class Sealed(LookupError):
@@ -47,18 +51,24 @@ class _Seal:
 class ChangeViews:
     """One change as each of its viewers may see it (``game_views.update_from``),
     doing once what several viewers share: each event as seen from one seat of its
-    hand (every spectator and every player not dealt in sees it from no seat), and
-    the part of the game every viewer sees alike (``game_details.public_detail``:
-    the summary, the seats, the clocks), made at the first viewer's ``now``. Held
-    beside the change by the process's sockets (``cardroom.web.game_reads``) and by
-    the command's answer. The events' memo is filled from the event loop and a
-    worker thread at once (a race only makes a view twice, alike); what is made
-    from the table is made under the seal's lock, so that sealing waits for it."""
+    hand (every spectator and every player not dealt in sees it from no seat, and
+    every viewer sees an event that shows no hole card alike:
+    ``views.SEEN_FROM_A_SEAT``), the part of the game every viewer sees alike
+    (``game_details.public_detail``: the summary, the seats, the clocks), made at the
+    first viewer's ``now``, and the JSON the web layer writes of what they share
+    (``written``). Held beside the change by the process's sockets
+    (``cardroom.web.game_reads``) and by the command's answer. The memos are filled
+    from the event loop and the committer's thread at once (a race only makes a view
+    or a text twice, alike); what is made from the table is made under the seal's
+    lock, so that sealing waits for it."""
 
     change: GameChange
     _events: dict[tuple[int, int | None], ViewedEvent] = field(default_factory=dict)
     _public: GameDetail | None = None
     _seal: _Seal = field(default_factory=_Seal)
+    # id(part) -> (part, its text): the part is kept with its text, so that its id
+    # names no other object while the entry lasts.
+    _texts: dict[int, tuple[object, object]] = field(default_factory=dict)
 
     def events(self, viewer_id: int | None, after_seq: int) -> tuple[ViewedEvent, ...]:
         """The change's events numbered above ``after_seq``, as ``viewer_id`` sees them
@@ -71,7 +81,9 @@ class ChangeViews:
         for event in change.events:
             if event.seq <= after_seq:
                 continue
-            seat = None if event.hand_id is None else seats.get(event.hand_id)
+            seat = None
+            if event.hand_id is not None and event.kind in SEEN_FROM_A_SEAT:
+                seat = seats.get(event.hand_id)
             view = self._events.get((event.seq, seat))
             if view is None:
                 view = self._events[event.seq, seat] = view_event(event, seat)
@@ -89,6 +101,19 @@ class ChangeViews:
         if made is None:
             raise Sealed(f"the table of game {self.change.moment.game.id} has moved on")
         return made
+
+    def written(self, part: object, write: Callable[[], _Text]) -> _Text:
+        """What ``write`` makes of ``part`` (its JSON: ``cardroom.web.game_answers``),
+        made once for every viewer who is sent it: ``part`` is something these views
+        made and share between viewers (an event's view, the summary of the game),
+        and must not change. Made again once the views are forgotten."""
+        texts = self._texts
+        entry = texts.get(id(part))
+        if entry is not None and entry[0] is part:
+            return entry[1]  # type: ignore[return-value]
+        text = write()
+        texts[id(part)] = (part, text)
+        return text
 
     def update(self, viewer_id: int | None, after_seq: int, now: datetime) -> ViewerUpdate:
         """``update_from``, sharing what the change's other viewers made."""
@@ -110,7 +135,7 @@ class ChangeViews:
     ) -> ChangeViews:
         """These views for ``change``, which ends as this one does and reaches further
         back: sealed with these, sharing what was made from the table."""
-        return ChangeViews(change, events, self._public, self._seal)
+        return ChangeViews(change, events, self._public, self._seal, dict(self._texts))
 
     def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:
         """The events' views made so far, by event number and seat (a joined change
@@ -118,8 +143,10 @@ class ChangeViews:
         return dict(self._events)
 
     def kept(self) -> int:
-        """How many views are kept (events', the public detail, the sealed ones)."""
-        return len(self._events) + (self._public is not None) + len(self._seal.details)
+        """How many views are kept (events', the public detail, the sealed ones, the
+        texts written of them)."""
+        kept = len(self._events) + (self._public is not None) + len(self._seal.details)
+        return kept + len(self._texts)
 
     def forget(self) -> None:
         """Drop the views made so far (made again if asked for, or read once sealed):
@@ -127,6 +154,7 @@ class ChangeViews:
         more per heads-up table while it is)."""
         self._events = {}
         self._public = None
+        self._texts = {}
         with self._seal.lock:
             self._seal.details.clear()
 
@@ -134,10 +162,8 @@ class ChangeViews:
         moment = self.change.moment
         public = self._public
         if public is None:
-            # Without the hand: at a table of players only, nobody sees the
-            # spectators' hand, and each player's own is made for them.
-            public = self._public = public_detail(moment, now, with_hand=False)
-        table = moment.table
-        if public.hand is None and table.hand is not None and not sees_more(table, viewer_id):
-            public = self._public = replace(public, hand=spectators_hand(table))
+            # With the spectators' hand even at a table of players only: each
+            # player's own is made from it (``views.seat_hand_view``), for less than
+            # making the whole of it again per player.
+            public = self._public = public_detail(moment, now)
         return detail_of(moment, viewer_id, now, public)

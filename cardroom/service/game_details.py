@@ -151,8 +151,8 @@ def detail_of(
     more = _sees_more(table, viewer_id, viewer_seat)
     if public is None:
         public = public_detail(moment, now, with_hand=not more)
-    if more:
-        hand = _hand_view(table, viewer_id, viewer_seat)
+    if more:  # from the spectators' hand when made: what they see the viewer sees too
+        hand = _hand_view(table, viewer_id, viewer_seat, public.hand)
     elif public.hand is None and table.hand is not None:  # made without it
         hand = spectators_hand(table)
     else:
@@ -261,7 +261,10 @@ def _seat_view(table: Table, number: int, names: Mapping[int, str]) -> SeatView:
     )
 
 
-def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> HandView | None:
+def _hand_view(
+    table: Table, viewer_id: int | None, viewer_seat: int | None, seen: HandView | None = None
+) -> HandView | None:
+    """``seen``: ``spectators_hand(table)`` of the table as it is, when made already."""
     hand = table.hand
     if hand is None:
         return None
@@ -299,5 +302,9 @@ def _hand_view(table: Table, viewer_id: int | None, viewer_seat: int | None) -> 
         seat_to_act=hand.seat_to_act if running else None,
         my_cards=mine,
         legal=legal,
-        view=views.hand_view(hand, seat_in_hand, equity=True),
+        view=(
+            views.hand_view(hand, seat_in_hand, equity=True)
+            if seen is None
+            else views.seat_hand_view(seen.view, hand, seat_in_hand)
+        ),
     )

@@ -14,10 +14,12 @@ which has no table yet to queue on, runs its own transaction and is answered by
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from fastapi import Response, status
 
 from cardroom.service import game_views
+from cardroom.service.change_views import ChangeViews
 from cardroom.service.game.commands import Command
 from cardroom.service.game.together import Done, Queued
 from cardroom.service.game_records import PlayResult
@@ -26,14 +28,25 @@ from cardroom.web.game_answers import command_json
 from cardroom.web.live import Live
 
 
-def answer_events(live: Live, result: PlayResult, viewer_id: int) -> tuple[ViewedEvent, ...]:
-    """Announce a committed command, then give its events as ``viewer_id`` sees them,
-    with who sat where in their hands taken from the change the sockets here got
-    when there is one (no read). Filtered apart from the sockets' shared views: an
-    answer made after the sockets let those go would keep them alive."""
-    views = live.announce(result)
-    seats = None if views is None else views.change.hand_seats
-    return game_views.result_events(live.ctx, result, viewer_id, seats)
+@dataclass(frozen=True)
+class AnswerEvents:
+    """A command's events as its sender sees them, and the change's views that made
+    them when the sockets here got the change (their JSON is then written once for
+    the answer and the sender's sockets: ``game_answers.result_text``)."""
+
+    events: tuple[ViewedEvent, ...]
+    views: ChangeViews | None
+
+
+def answer_events(live: Live, result: PlayResult, viewer_id: int) -> AnswerEvents:
+    """Announce a committed command, then give its events as ``viewer_id`` sees them:
+    the very views the sockets here are sent when they got the change (made during
+    the announcement, before the sockets may let them go), else filtered here, the
+    seats of their hands read."""
+    views = live.announce(result, answering=viewer_id)
+    if views is not None:
+        return AnswerEvents(views.events(viewer_id, views.change.after_seq), views)
+    return AnswerEvents(game_views.result_events(live.ctx, result, viewer_id), None)
 
 
 def answer(
@@ -42,8 +55,9 @@ def answer(
     """The HTTP answer to a committed command: ``CommandOut`` (each route says so for
     the API's description), written straight to JSON: returned as a model, FastAPI
     would copy it, check it against the model and write it out again."""
-    events = answer_events(live, result, viewer_id)
-    return Response(command_json(result, events), status_code, media_type="application/json")
+    answered = answer_events(live, result, viewer_id)
+    body = command_json(result, answered.events, answered.views)
+    return Response(body, status_code, media_type="application/json")
 
 
 async def commit_and_answer(

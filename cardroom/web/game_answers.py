@@ -9,11 +9,14 @@ viewer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pydantic_core import to_json
 
 from cardroom.cards import card_text
+from cardroom.service.change_views import ChangeViews
 from cardroom.service.game_records import (
     GameDetail,
     GameSummary,
@@ -183,6 +186,14 @@ def snapshot_message(detail: GameDetail) -> WsSnapshot:
 # .model_dump_json()`` and the others (tests/web/test_broadcast_messages.py compares
 # them over played hands), for a fraction of the CPU. The models stay the wire's
 # definition: the HTTP routes answer with them, and the API's schema comes from them.
+#
+# Given the change's shared views (``change_views.ChangeViews``), what several of its
+# viewers are sent alike is written once for all of them and the texts put together:
+# an event's view (the command's answer and the sockets of every seat that sees it
+# alike), the part of the game every viewer sees alike (the summary, the seats, the
+# clocks), a whole snapshot shared by the sockets of one viewer or by spectators. The
+# pieces are pydantic's own JSON and it writes nothing between the members of an
+# object or a list but a comma, so the put-together text is the same bytes.
 
 _SUMMARY_FIELDS = tuple(GameSummaryOut.model_fields)
 _SEAT_FIELDS = tuple(SeatOut.model_fields)
@@ -202,8 +213,32 @@ def event_data(event: ViewedEvent) -> dict[str, Any]:
     }
 
 
-def events_text(version: int, events: Sequence[ViewedEvent]) -> str:
-    """``WsEvents(version=version, events=[event_out(e) ...]).model_dump_json()``."""
+def _event_text(event: ViewedEvent) -> str:
+    return to_json(event_data(event)).decode()
+
+
+def event_texts(views: ChangeViews, events: Sequence[ViewedEvent]) -> list[str]:
+    """The JSON of each of ``events`` (views ``views`` made), written once for every
+    viewer sent it."""
+    return [views.written(e, partial(_event_text, e)) for e in events]
+
+
+def _with_events(message: dict[str, Any], texts: Sequence[str]) -> str:
+    """``message``, whose last member written is its (empty) list of events, written
+    with ``texts`` as that list."""
+    text = to_json(message).decode()
+    cut = text.rindex("[]") + 1
+    return text[:cut] + ",".join(texts) + text[cut:]
+
+
+def events_text(
+    version: int, events: Sequence[ViewedEvent], views: ChangeViews | None = None
+) -> str:
+    """``WsEvents(version=version, events=[event_out(e) ...]).model_dump_json()``;
+    ``views``: the change's views that made ``events``, whose texts are shared."""
+    if views is not None:
+        message = {"type": "events", "version": version, "events": []}
+        return _with_events(message, event_texts(views, events))
     message = {"type": "events", "version": version, "events": [event_data(e) for e in events]}
     return to_json(message).decode()
 
@@ -292,8 +327,11 @@ def _game_data(detail: GameDetail) -> dict[str, Any]:
     }
 
 
-def snapshot_text(detail: GameDetail) -> str:
-    """``snapshot_message(detail).model_dump_json()``."""
+def snapshot_text(detail: GameDetail, views: ChangeViews | None = None) -> str:
+    """``snapshot_message(detail).model_dump_json()``; ``views``: the change's views
+    that made ``detail``, whose texts are shared."""
+    if views is not None:
+        return views.written(detail, lambda: _shared_snapshot_text(detail, views))
     message = {
         "type": "snapshot",
         "version": detail.summary.version,
@@ -301,6 +339,75 @@ def snapshot_text(detail: GameDetail) -> str:
         "game": _game_data(detail),
     }
     return to_json(message).decode()
+
+
+@dataclass(frozen=True)
+class _PublicText:
+    """The JSON of what a change's viewers see alike of the game, around what each
+    sees for themselves (the hand, their seat, what a seat costs them), and what it
+    was written from."""
+
+    detail: GameDetail  # the first viewer's, whose shared parts these are
+    head: str  # up to and with the comma before "hand"
+    tail: str  # from the comma before "deadlines" to the end
+
+    def fits(self, detail: GameDetail) -> bool:
+        """Whether ``detail`` shares all of it (the views made them from one public
+        detail: the same summary, seats and finishes, not copies)."""
+        mine = self.detail
+        return (
+            detail.summary is mine.summary
+            and detail.seats is mine.seats
+            and detail.finishes is mine.finishes
+            and detail.level == mine.level
+            and detail.last_seq == mine.last_seq
+            and detail.turn_due_at == mine.turn_due_at
+            and detail.deal_due_at == mine.deal_due_at
+            and detail.cancel_due_at == mine.cancel_due_at
+            and detail.next_level_at == mine.next_level_at
+        )
+
+
+def _public_text(detail: GameDetail) -> _PublicText:
+    version = detail.summary.version
+    head = {
+        "type": "snapshot",
+        "version": version,
+        "seq": detail.last_seq,
+        "game": {
+            "summary": _summary_data(detail.summary),
+            "version": version,
+            "last_seq": detail.last_seq,
+            "seats": [_seat_data(s) for s in detail.seats],
+        },
+    }
+    tail = {
+        "deadlines": {
+            "turn_due_at": detail.turn_due_at,
+            "deal_due_at": detail.deal_due_at,
+            "cancel_due_at": detail.cancel_due_at,
+            "next_level_at": detail.next_level_at,
+        },
+        "finishes": [{"user_id": u, "place": p} for u, p in detail.finishes],
+    }
+    # head: {..."game":{...,"seats":[...]}} less its two closing braces; tail: the
+    # members of {"deadlines":...,"finishes":[...]}, closing the game and the message.
+    return _PublicText(
+        detail, to_json(head).decode()[:-2] + ",", "," + to_json(tail).decode()[1:] + "}"
+    )
+
+
+def _shared_snapshot_text(detail: GameDetail, views: ChangeViews) -> str:
+    public = views.written(detail.summary, lambda: _public_text(detail))
+    if not public.fits(detail):  # not made with the others: written on its own
+        return snapshot_text(detail)
+    own = {
+        "hand": None if detail.hand is None else _hand_data(detail.hand),
+        "level": detail.level,
+        "viewer_seat": detail.viewer_seat,
+        "viewer_cost": detail.viewer_cost,
+    }
+    return public.head + to_json(own).decode()[1:-1] + public.tail
 
 
 def _command_data(result: PlayResult, events: Sequence[ViewedEvent]) -> dict[str, Any]:
@@ -313,13 +420,27 @@ def _command_data(result: PlayResult, events: Sequence[ViewedEvent]) -> dict[str
     }
 
 
-def command_json(result: PlayResult, events: Sequence[ViewedEvent]) -> bytes:
+def command_json(
+    result: PlayResult, events: Sequence[ViewedEvent], views: ChangeViews | None = None
+) -> bytes:
     """``command_out(result, events).model_dump_json()``: a command's HTTP answer, its
     bytes written without building the models (FastAPI would build them, check them
-    against ``CommandOut`` and write them out again)."""
+    against ``CommandOut`` and write them out again). ``views``: the change's views
+    that made ``events``, whose texts are shared with the table's sockets."""
+    if views is not None:
+        return _with_events(_command_data(result, ()), event_texts(views, events)).encode()
     return to_json(_command_data(result, events))
 
 
-def result_text(ref: str, result: PlayResult, events: Sequence[ViewedEvent]) -> str:
-    """``WsResult(ref=ref, result=command_out(result, events)).model_dump_json()``."""
+def result_text(
+    ref: str,
+    result: PlayResult,
+    events: Sequence[ViewedEvent],
+    views: ChangeViews | None = None,
+) -> str:
+    """``WsResult(ref=ref, result=command_out(result, events)).model_dump_json()``;
+    ``views``: as for ``command_json``."""
+    if views is not None:
+        message = {"type": "result", "ref": ref, "result": _command_data(result, ())}
+        return _with_events(message, event_texts(views, events))
     return to_json({"type": "result", "ref": ref, "result": _command_data(result, events)}).decode()

@@ -45,6 +45,7 @@ from cardroom.service.game_views import GameChange, change_of, seated_players
 from cardroom.web import session_ends, watchers
 from cardroom.web.committer import Committer
 from cardroom.web.fanout import Fanout, LocalFanout, UserMessage, fanout_for
+from cardroom.web.game_answers import event_texts
 from cardroom.web.game_reads import SharedRead
 from cardroom.web.open_sockets import OpenSockets
 
@@ -159,10 +160,14 @@ class Live:
         views = self.announce(result)
         return None if views is None else views.change
 
-    def announce(self, result: PlayResult) -> ChangeViews | None:
+    def announce(self, result: PlayResult, answering: int | None = None) -> ChangeViews | None:
         """``committed``, returning the change as the sockets here show it to their
         viewers: an answer made from it shares their views (the actor's events are
-        filtered once for the answer and the actor's socket)."""
+        filtered and written once for the answer and the actor's socket).
+        ``answering``: the viewer an answer is then made for from these views, whose
+        events are made (and their JSON written) before the sockets get them: made
+        after the sockets are done with the change and let its views go, they would
+        be kept until the next."""
         if result.replayed:
             return None
         seq = max((e.seq for e in result.events), default=0)
@@ -175,6 +180,8 @@ class Live:
                 # ``Table``: the views of everyone watching here are made now.
                 watching = list(self.games.get(result.game_id, ()))
                 views.seal({watcher.viewer_id for watcher in watching}, self.ctx.now())
+            if views is not None and answering is not None:
+                event_texts(views, views.events(answering, views.change.after_seq))
             seated = None
             if result.after is not None:  # who sits there, from the table as saved
                 seated = tuple(sorted(s.player for s in result.after.table.seats.values()))

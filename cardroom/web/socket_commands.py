@@ -122,8 +122,8 @@ async def _answer(
         if refused is not None:
             return Answer(_refusal(sent.ref, refused))
         assert done.result is not None and done.user is not None
-        events = web_commands.answer_events(live, done.result, done.user.id)
-        return Answer(result_text(sent.ref, done.result, events))
+        answered = web_commands.answer_events(live, done.result, done.user.id)
+        return Answer(result_text(sent.ref, done.result, answered.events, answered.views))
 
     return await live.committer.run(queued, finish)
 

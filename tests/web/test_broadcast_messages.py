@@ -30,6 +30,8 @@ from cardroom.service.change_views import ChangeViews
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_records import PlayResult, StoredEvent
 from cardroom.service.game_views import GameChange
+from cardroom.views import SEEN_FROM_A_SEAT
+from cardroom.web import game_answers
 from cardroom.web.game_answers import events_text, result_text, snapshot_text
 from cardroom.web.live import live_of
 from tests.web.broadcast_kit import ModelMessages, Played, digests, play_table
@@ -39,8 +41,10 @@ GOLDEN = Path(__file__).with_name("broadcast_golden.json")
 
 
 class FeedMessages:
-    """The server's way: one ``ChangeViews`` per change, shared by the answer and
-    every socket (``Live.announce``, ``GameFeed.catch_up``), and the text writers."""
+    """The server's way: one ``ChangeViews`` per change, sealed for its viewers as
+    the committer seals it, shared by the answer and every socket (``Live.announce``,
+    ``GameFeed.catch_up``), and the text writers putting together what the views
+    wrote once for several viewers."""
 
     def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
         return snapshot_text(game_details.game_detail(ctx, game, viewer))
@@ -55,12 +59,15 @@ class FeedMessages:
         viewers: dict[str, int | None],
     ) -> list[tuple[str, str]]:
         views = ChangeViews(change)
-        out = [("actor", result_text("r1", result, views.events(actor, change.after_seq)))]
+        views.seal(set(viewers.values()), ctx.now())
+        answer = views.events(actor, change.after_seq)
+        out = [("actor", result_text("r1", result, answer, views))]
         for name, viewer in viewers.items():
             update = views.update(viewer, sent[name], ctx.now())
             if update.events:
-                out.append((name, events_text(update.events[-1].version, update.events)))
-            out.append((name, snapshot_text(update.detail)))
+                version = update.events[-1].version
+                out.append((name, events_text(version, update.events, views)))
+            out.append((name, snapshot_text(update.detail, views)))
             sent[name] = update.detail.last_seq
         return out
 
@@ -93,6 +100,21 @@ def test_the_plan_shows_what_it_must(played: Played) -> None:
     assert any(g["hand"] and g["hand"]["equity"] for g in games)
     assert any(g["hand"] and g["hand"]["legal"] for g in games)
     assert any(g["viewer_cost"] for g in games)
+
+
+def test_only_a_hole_card_is_seen_from_a_seat(played: Played) -> None:
+    """A change's sockets share one view of every event but a hole card
+    (``views.SEEN_FROM_A_SEAT``): every other event of the played hands looks the
+    same from every seat and from none."""
+    for event in played.stored:
+        seen = {
+            json.dumps(game_views.view_event(event, seat).data, sort_keys=True)
+            for seat in (None, 0, 1, 2)
+        }
+        if event.kind in SEEN_FROM_A_SEAT:
+            assert len(seen) == 2, event  # the owner's card, and everyone else's None
+        else:
+            assert len(seen) == 1, event
 
 
 # -- hidden cards ---------------------------------------------------------------------
@@ -185,9 +207,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often ``ChangeViews`` makes its shared parts and its events' views."""
     calls = {"public_detail": 0, "spectators_hand": 0, "view_event": 0}
 
-    def counting(name: str) -> Any:
-        real = getattr(change_views, name)
-
+    def counting(real: Any, name: str) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             calls[name] += 1
             return real(*args, **kwargs)
@@ -195,7 +215,10 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return wrapper
 
     for name in calls:
-        monkeypatch.setattr(change_views, name, counting(name))
+        # The spectators' hand inside the public detail (``game_details``).
+        module = game_details if name == "spectators_hand" else change_views
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, counting(real, name))
     return calls
 
 
@@ -203,7 +226,8 @@ def test_viewers_of_a_change_share_its_views(
     ctx: ServiceContext, counted: dict[str, int], client: TestClient
 ) -> None:
     """N viewers of one change: the public part of the table made once, the
-    spectators' hand once, each event's view once per seat it is seen from."""
+    spectators' hand once, a hole card's view once per seat it is seen from, every
+    other event's once."""
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     others = [new_player(client, f"kibitzer{i}") for i in range(3)]
     game = heads_up(client, alice, bob)
@@ -213,17 +237,60 @@ def test_viewers_of_a_change_share_its_views(
     viewers: list[int | None] = [alice.id, bob.id, None, None, *(p.id for p in others)]
     updates = [views.update(v, 0, ctx.now()) for v in viewers]
     assert counted["public_detail"] == 1 and counted["spectators_hand"] == 1
-    # Seen from alice's seat, bob's, and no seat (every spectator alike).
-    in_hands = sum(1 for e in first.events if e.hand_id is not None)
-    outside = len(first.events) - in_hands
-    assert counted["view_event"] == 3 * in_hands + outside
+    # A hole card seen from alice's seat, bob's, and no seat (every spectator
+    # alike); every other event seen alike by all.
+    hole_cards = sum(1 for e in first.events if e.kind == "HoleCardDealt")
+    assert hole_cards == 4
+    assert counted["view_event"] == 3 * hole_cards + len(first.events) - hole_cards
     for viewer, update in zip(viewers, updates, strict=True):
         assert update == game_views.update_from(first, viewer, 0, ctx.now())
 
 
-def test_sockets_of_a_table_share_one_public_detail_per_change(
-    ctx: ServiceContext, counted: dict[str, int], client: TestClient
+def test_what_the_viewers_of_a_change_share_is_written_once(
+    ctx: ServiceContext, client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each event's view is written to JSON once for every socket sent it, the part
+    of the game every viewer sees alike once, and a snapshot once per viewer however
+    many sockets they have (two each here, the spectators being one viewer)."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    first = game_views.change_after(ctx, game, 0)
+    calls = {"_event_text": 0, "_public_text": 0, "_shared_snapshot_text": 0}
+    for name in calls:
+        real = getattr(game_answers, name)
+
+        def counting(*args: Any, real: Any = real, name: str = name) -> Any:
+            calls[name] += 1
+            return real(*args)
+
+        monkeypatch.setattr(game_answers, name, counting)
+    views = ChangeViews(first)
+    viewers: list[int | None] = [alice.id, bob.id, None]
+    views.seal(viewers, ctx.now())
+    for viewer in viewers * 2:
+        update = views.update(viewer, 0, ctx.now())
+        assert events_text(1, update.events, views) == events_text(1, update.events)
+        assert snapshot_text(update.detail, views) == snapshot_text(update.detail)
+    hole_cards = sum(1 for e in first.events if e.kind == "HoleCardDealt")
+    assert calls["_event_text"] == 3 * hole_cards + len(first.events) - hole_cards
+    assert calls["_public_text"] == 1
+    assert calls["_shared_snapshot_text"] == len(viewers)
+
+
+def test_sockets_of_a_table_share_one_public_detail_per_change(
+    ctx: ServiceContext,
+    counted: dict[str, int],
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """And the command's answer shares the sockets' views of its events."""
+    real_view_event = game_views.view_event
+
+    def view_event(*args: Any) -> Any:  # the views made outside ChangeViews
+        counted["view_event"] += 1
+        return real_view_event(*args)
+
+    monkeypatch.setattr(game_views, "view_event", view_event)
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     carol, dave = new_player(client, "carol"), new_player(client, "dave")
     game = heads_up(client, alice, bob)
@@ -234,11 +301,17 @@ def test_sockets_of_a_table_share_one_public_detail_per_change(
         for moves in range(1, 4):
             mover = to_act(client, game, [alice, bob])
             assert mover is not None
-            before = dict(counted)
+            before, seq_before = dict(counted), last_seq(ctx, game)
             assert act(client, game, mover, "call" if moves == 1 else "check").status_code == 200
             seq = last_seq(ctx, game)
             for w in watchers:
                 w.settle(seq)
+            # No hole card is dealt by a call or a check: each event is seen alike by
+            # the answer and the four sockets, and made into its view once (from the
+            # second change on: the first is read, its names not known here yet).
+            if moves > 1:
+                made = counted["view_event"] - before["view_event"]
+                assert made == seq - seq_before, (moves, made)
             assert counted["public_detail"] - before["public_detail"] == 1, (moves, counted, before)
             # carol and dave, neither seated nor dealt in, share the spectators' hand.
             assert counted["spectators_hand"] - before["spectators_hand"] == 1, moves

@@ -336,14 +336,16 @@ class GameFeed(Connection):
         async with self._catching_up:
             start = self.sent_seq if after is None else after
             update = None
+            views = None  # the shared views the update came from: their texts too
             if after is None:
-                views = await self.live.shared_read(self.game_id).after(
+                shared = await self.live.shared_read(self.game_id).after(
                     self.live.ctx, self.game_id, start, self._oldest_needed
                 )
                 # Sealed: this socket's view was not made before the table went on to
                 # the next command (``change_views``): it reads, as a resync does.
                 with contextlib.suppress(Sealed):
-                    update = views.update(self.viewer_id, start, self.live.ctx.now())
+                    update = shared.update(self.viewer_id, start, self.live.ctx.now())
+                    views = shared
             if update is None:
                 update = await asyncio.to_thread(
                     update_for, self.live.ctx, self.game_id, self.viewer_id, start
@@ -354,8 +356,8 @@ class GameFeed(Connection):
             await self._still_may_watch(detail)
             if update.events or after is not None:
                 version = update.events[-1].version if update.events else detail.summary.version
-                await self.send(events_text(version, update.events))
-            await self.send(snapshot_text(detail))
+                await self.send(events_text(version, update.events, views))
+            await self.send(snapshot_text(detail, views))
             self.seat_seen(detail.viewer_seat)
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
