@@ -93,8 +93,9 @@ class Prepared:
     ) -> None:
         """``execute`` for a write whose answer nobody reads: on PostgreSQL it is
         queued on the connection's pipeline (``cardroom.store.pipelined``) and waits
-        for nothing; elsewhere it is sent at once. ``rows``: how many rows it must
-        touch (a bug otherwise), checked when its answer comes."""
+        for nothing; elsewhere it is sent at once, through the driver's cursor when
+        nobody listens for each statement (``_send_direct``). ``rows``: how many rows
+        it must touch (a bug otherwise), checked when its answer comes."""
         connection = self._connection(where)
         if pipelined.installed(connection):
             compiled = self._compiled(connection.dialect)
@@ -104,9 +105,43 @@ class Prepared:
                 bound = [_bound(compiled, one) for one in params]
                 pipelined.send(connection, compiled.sql, bound, many=True, rows=rows)
             return
-        written = self._send(connection, params)
-        if rows is not None and written.rowcount != rows:
-            raise AssertionError(f"{written.rowcount} rows written, not {rows}")
+        if _heard(connection):
+            written = self._send(connection, params)
+            count = written.rowcount
+        else:
+            count = self._send_direct(connection, params)
+        if rows is not None and count != rows:
+            raise AssertionError(f"{count} rows written, not {rows}")
+
+    def _send_direct(
+        self,
+        connection: Connection,
+        params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    ) -> int:
+        """Through the driver's cursor, with nobody listening for each statement: the
+        engine's execution context, its result and its cursor bookkeeping cost about
+        9 us a statement here against 1.5 for the driver's cursor, for a write whose
+        result is its row count. A driver's error is the engine's still, wrapped by
+        the connection's own handler (``Connection._handle_dbapi_exception``, as
+        SQLAlchemy 2.0 and 2.1 call it for an error outside a statement's context),
+        which also drops a connection the database has closed. Returns the rows
+        touched."""
+        compiled = self._compiled(connection.dialect)
+        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            if isinstance(params, Mapping):
+                bound = _bound(compiled, params)
+                cursor.execute(compiled.sql, bound)
+            else:
+                bound = [_bound(compiled, one) for one in params]
+                cursor.executemany(compiled.sql, bound)
+            count: int = cursor.rowcount
+        except connection.dialect.loaded_dbapi.Error as failed:
+            connection._handle_dbapi_exception(failed, compiled.sql, bound, cursor, None)
+            raise  # pragma: no cover - the handler raises the engine's error
+        finally:
+            cursor.close()
+        return count
 
     def rows(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -158,6 +193,13 @@ class Prepared:
         else:
             bound = [_bound(compiled, one) for one in params]
         return connection.exec_driver_sql(compiled.sql, bound)
+
+
+def _heard(connection: Connection) -> bool:
+    """Whether a listener waits for each statement on ``connection`` (the tests that
+    count statements): then every statement goes through the engine, to be heard."""
+    dispatch = connection.dispatch
+    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
 
 
 def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:

@@ -142,3 +142,23 @@ def _no_pipeline_left(db: Engine) -> Iterator[None]:
     with db.connect() as connection:
         dbapi = connection.connection.dbapi_connection
         assert getattr(dbapi, "_cardroom_pipeline", None) is None
+
+
+def test_with_nobody_listening_a_write_skips_the_engines_execution(
+    db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On SQLite it goes straight through the driver's cursor (on PostgreSQL onto the
+    pipeline): the engine's statement execution is never entered."""
+    from sqlalchemy import Connection
+
+    def refused(*_: Any, **__: Any) -> Any:
+        raise AssertionError("sent through the engine's execution")
+
+    with make_sessionmaker(db).begin() as session:
+        session.connection()  # begun before the engine's execution is refused
+        monkeypatch.setattr(Connection, "exec_driver_sql", refused)
+        monkeypatch.setattr(Connection, "_execute_context", refused)
+        _ADD.write(session, _who(1, "Ann"))
+        _SUSPEND.write(session, {"user_id": 1}, rows=1)
+        monkeypatch.undo()
+    assert _names(db) == ["Ann"]
