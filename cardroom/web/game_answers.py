@@ -317,6 +317,13 @@ def _game_data(detail: GameDetail) -> dict[str, Any]:
         "level": detail.level,
         "viewer_seat": detail.viewer_seat,
         "viewer_cost": detail.viewer_cost,
+        **_closing_data(detail),
+    }
+
+
+def _closing_data(detail: GameDetail) -> dict[str, Any]:
+    """The game's last two members, its deadlines and finishes (in this order)."""
+    return {
         "deadlines": {
             "turn_due_at": detail.turn_due_at,
             "deal_due_at": detail.deal_due_at,
@@ -381,15 +388,7 @@ def _public_text(detail: GameDetail) -> _PublicText:
             "seats": [_seat_data(s) for s in detail.seats],
         },
     }
-    tail = {
-        "deadlines": {
-            "turn_due_at": detail.turn_due_at,
-            "deal_due_at": detail.deal_due_at,
-            "cancel_due_at": detail.cancel_due_at,
-            "next_level_at": detail.next_level_at,
-        },
-        "finishes": [{"user_id": u, "place": p} for u, p in detail.finishes],
-    }
+    tail = _closing_data(detail)
     # head: {..."game":{...,"seats":[...]}} less its two closing braces; tail: the
     # members of {"deadlines":...,"finishes":[...]}, closing the game and the message.
     return _PublicText(

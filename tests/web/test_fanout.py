@@ -3,11 +3,13 @@ and every listener gets them all, in order."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, make_url
+from sqlalchemy import Engine, event, make_url
 
 from cardroom.service.context import ServiceContext
 from cardroom.web.fanout import (
@@ -31,6 +33,28 @@ class _Live:
         raise AssertionError
 
 
+@contextlib.contextmanager
+def _listening(
+    ctx: ServiceContext, db: Engine, *channels: str
+) -> Iterator[tuple[PostgresFanout, psycopg.Connection[Any], list[str]]]:
+    """A fan-out on ``db``, a session listening on ``channels``, and every statement
+    the engine sends meanwhile."""
+    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
+    statements: list[str] = []
+
+    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        for channel in channels:
+            listener.execute(f"LISTEN {channel}")
+        event.listen(ctx.engine, "before_cursor_execute", seen)
+        try:
+            yield PostgresFanout(conninfo), listener, statements
+        finally:
+            event.remove(ctx.engine, "before_cursor_execute", seen)
+
+
 def test_one_statement_for_a_game_and_its_notices(ctx: ServiceContext, db: Engine) -> None:
     url = db.url.render_as_string(hide_password=False)
     if db.dialect.name != "postgresql":
@@ -44,7 +68,6 @@ def test_one_statement_for_a_game_and_its_notices(ctx: ServiceContext, db: Engin
         listener.execute(f"LISTEN {GAMES_CHANNEL}")
         listener.execute(f"LISTEN {USERS_CHANNEL}")
         fanout = PostgresFanout(conninfo)
-        from sqlalchemy import event
 
         def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
             statements.append(statement)
@@ -77,24 +100,10 @@ def test_a_lobby_change_rides_in_the_same_statement(ctx: ServiceContext, db: Eng
     in the one ``pg_notify`` statement of the command; an ordinary one adds nothing."""
     if db.dialect.name != "postgresql":
         return  # one process: Live tells its own lobby pages (tests/web/test_live_lobby.py)
-    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
-    statements: list[str] = []
-    from sqlalchemy import event
-
-    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
-        statements.append(statement)
-
-    with psycopg.connect(conninfo, autocommit=True) as listener:
-        listener.execute(f"LISTEN {GAMES_CHANNEL}")
-        listener.execute(f"LISTEN {LOBBY_CHANNEL}")
-        fanout = PostgresFanout(conninfo)
+    with _listening(ctx, db, GAMES_CHANNEL, LOBBY_CHANNEL) as (fanout, listener, statements):
         live = _Live()
-        event.listen(ctx.engine, "before_cursor_execute", seen)
-        try:
-            fanout.publish(ctx, live, (3, 41, 9), [], lobby=False)  # type: ignore[arg-type]
-            fanout.publish(ctx, live, (4, 7, 2), [], lobby=True)  # type: ignore[arg-type]
-        finally:
-            event.remove(ctx.engine, "before_cursor_execute", seen)
+        fanout.publish(ctx, live, (3, 41, 9), [], lobby=False)  # type: ignore[arg-type]
+        fanout.publish(ctx, live, (4, 7, 2), [], lobby=True)  # type: ignore[arg-type]
         got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=3)]
     assert len([s for s in statements if "pg_notify" in s]) == 2  # one per command
     assert got == [(GAMES_CHANNEL, "3:41:9"), (GAMES_CHANNEL, "4:7:2"), (LOBBY_CHANNEL, "4")]
@@ -107,29 +116,15 @@ def test_a_batch_gathered_goes_out_in_one_statement(ctx: ServiceContext, db: Eng
     if db.dialect.name != "postgresql":
         with LocalFanout().gathered():  # one process: nothing to gather
             return
-    conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
-    statements: list[str] = []
-    from sqlalchemy import event
-
-    def seen(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
-        statements.append(statement)
-
-    with psycopg.connect(conninfo, autocommit=True) as listener:
-        listener.execute(f"LISTEN {GAMES_CHANNEL}")
-        listener.execute(f"LISTEN {USERS_CHANNEL}")
-        fanout = PostgresFanout(conninfo)
+    with _listening(ctx, db, GAMES_CHANNEL, USERS_CHANNEL) as (fanout, listener, statements):
         live = _Live()
-        event.listen(ctx.engine, "before_cursor_execute", seen)
-        try:
-            with fanout.gathered():
-                fanout.publish(ctx, live, (3, 41, 9), [(7, {"n": 1})])  # type: ignore[arg-type]
-                with fanout.gathered():  # inner: sent with the outer
-                    fanout.publish(ctx, live, (4, 7, 2))  # type: ignore[arg-type]
-                assert not [s for s in statements if "pg_notify" in s]
-            gathered = [s for s in statements if "pg_notify" in s]
-            fanout.publish(ctx, live, (5, 1, 1))  # type: ignore[arg-type]
-        finally:
-            event.remove(ctx.engine, "before_cursor_execute", seen)
+        with fanout.gathered():
+            fanout.publish(ctx, live, (3, 41, 9), [(7, {"n": 1})])  # type: ignore[arg-type]
+            with fanout.gathered():  # inner: sent with the outer
+                fanout.publish(ctx, live, (4, 7, 2))  # type: ignore[arg-type]
+            assert not [s for s in statements if "pg_notify" in s]
+        gathered = [s for s in statements if "pg_notify" in s]
+        fanout.publish(ctx, live, (5, 1, 1))  # type: ignore[arg-type]
         got = [(n.channel, n.payload) for n in listener.notifies(timeout=5, stop_after=4)]
     assert len(gathered) == 1 and gathered[0].count("pg_notify") == 3
     assert len([s for s in statements if "pg_notify" in s]) == 2
@@ -149,7 +144,6 @@ def test_a_batch_that_cannot_be_told_is_logged_not_raised(
         return  # one process: nothing is sent
     conninfo = make_url(db.url).set(drivername="postgresql").render_as_string(False)
     fanout = PostgresFanout(conninfo)
-    from sqlalchemy import event
 
     def refuse(*_: Any) -> None:
         raise RuntimeError("the database is gone")
