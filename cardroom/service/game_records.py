@@ -8,14 +8,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from cardroom.store.models import Game, GameEvent, GameFormat, GameStatus
+from cardroom.store.models import DeadlineKind, Game, GameEvent, GameFormat, GameStatus
 from cardroom.store.notify_models import NoticeKind
 from cardroom.table import Table
 
 if TYPE_CHECKING:
     from sqlalchemy import Row
 
-    from cardroom.service.schedule import Pending
+
+@dataclass(frozen=True)
+class Wanted:
+    """A deadline a game wants: when it is due, and what it carries."""
+
+    due_at: datetime
+    payload: dict[str, Any]
+
+
+# A game's pending deadline rows, kind by kind (at most one pending row per game and
+# kind: ``uq_deadlines_pending``), as this process last wrote or read them: what
+# ``store_deadlines`` returns and, kept beside the table (``kept_tables``), may take
+# instead of reading them. Never changed in place: each store builds a new one.
+Pending = dict[DeadlineKind, Wanted]
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,14 @@ from cardroom.service.game_errors import (
     translated,
 )
 from cardroom.service.game_money import move_money
-from cardroom.service.game_records import AfterCommit, GameRow, Notice, PlayResult, StoredEvent
+from cardroom.service.game_records import (
+    AfterCommit,
+    GameRow,
+    Notice,
+    Pending,
+    PlayResult,
+    StoredEvent,
+)
 from cardroom.service.game_rows import (
     game_of,
     kept_row,
@@ -74,7 +81,7 @@ from cardroom.service.hand_rows import (
     new_hand_row,
 )
 from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
-from cardroom.service.schedule import Pending, seconds_of
+from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
     IDEMPOTENCY_KEY_MAX_LENGTH,

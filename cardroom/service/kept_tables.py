@@ -39,8 +39,8 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from cardroom.service.game_records import Pending
 from cardroom.service.game_rows import KEPT_COLUMNS
-from cardroom.service.schedule import Pending
 from cardroom.store.models import Deadline, Game
 from cardroom.table import Table, table_from_dict, table_to_dict
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from typing import cast as type_cast
@@ -29,7 +28,9 @@ from sqlalchemy import String, bindparam, cast, delete, exists, insert, select, 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.orm import Session
 
-from cardroom.service.game_records import GameRow
+# A deadline wanted and the pending ones live with the other records
+# (``game_records``), which the kept tables hold without importing the schedule.
+from cardroom.service.game_records import GameRow, Pending, Wanted
 from cardroom.store.models import Deadline, DeadlineKind, Game
 from cardroom.store.prepared import Prepared
 from cardroom.table import Table, TableStatus, blinds_at_level
@@ -135,19 +136,6 @@ def reminder_turn(table: Table) -> dict[str, Any] | None:
 
 def same_turn(payload: dict[str, Any], other: dict[str, Any]) -> bool:
     return all(payload.get(key) == other.get(key) for key in ("hand", "seat", "turn_due"))
-
-
-@dataclass(frozen=True)
-class Wanted:
-    due_at: datetime
-    payload: dict[str, Any]
-
-
-# A game's pending deadline rows, kind by kind (at most one pending row per game and
-# kind: ``uq_deadlines_pending``), as this process last wrote or read them: what
-# ``store_deadlines`` returns and, kept beside the table (``kept_tables``), may take
-# instead of reading them. Never changed in place: each store builds a new one.
-Pending = dict[DeadlineKind, Wanted]
 
 
 def at(game: Game | GameRow, seconds: float) -> datetime:

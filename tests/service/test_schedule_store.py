@@ -18,7 +18,8 @@ from sqlalchemy.orm import Session
 from cardroom.service import lobby
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
-from cardroom.service.schedule import Pending, Wanted, store_deadlines
+from cardroom.service.game_records import Pending, Wanted
+from cardroom.service.schedule import store_deadlines
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind, Game
 from tests.service.gamekit import players

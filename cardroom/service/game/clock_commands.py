@@ -24,11 +24,11 @@ from cardroom.service.bot_seats import bot_level
 from cardroom.service.game.commands import Command, apply_action, cancel_table, deal_if_due
 from cardroom.service.game.who import CLOCK
 from cardroom.service.game_errors import NotAllowedNow
+from cardroom.service.game_records import Wanted
 from cardroom.service.game_tx import GameTx
 from cardroom.service.notices import choices, record
 from cardroom.service.schedule import (
     CANCEL_WAITING_AFTER,
-    Wanted,
     at,
     reminder_times,
     reminder_turn,
