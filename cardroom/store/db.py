@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
 from cardroom.store import json_text, pipelined
+from cardroom.store.prepared import send_text
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 _HOLDS_WRITER_LOCK = "cardroom_holds_writer_lock"
@@ -67,22 +68,23 @@ _READING: ContextVar[bool] = ContextVar("cardroom_reading", default=False)
 
 
 def _savepoints_as_text(engine: Engine) -> Engine:
-    """The engine's savepoints sent as their text (``exec_driver_sql``), the same text
-    SQLAlchemy compiles them to. Its own dialect builds a ``SavepointClause`` and
-    runs it through ``Connection.execute`` and the compiled cache every time: ~15 us
-    each, and commands committed together (``cardroom.service.game.together``) set
-    and release one per command."""
+    """The engine's savepoints sent as their text, the same text SQLAlchemy compiles
+    them to, through the driver's cursor when nobody listens to it (else through
+    ``exec_driver_sql``: ``prepared.send_text``). Its own dialect builds a
+    ``SavepointClause`` and runs it through ``Connection.execute`` and the compiled
+    cache every time: ~15 us each, and commands committed together
+    (``cardroom.service.game.together``) set and release one per command."""
     dialect = engine.dialect
     quote = dialect.identifier_preparer.quote
 
     def do_savepoint(connection: Any, name: str) -> None:
-        connection.exec_driver_sql(f"SAVEPOINT {quote(name)}")
+        send_text(connection, f"SAVEPOINT {quote(name)}")
 
     def do_release_savepoint(connection: Any, name: str) -> None:
-        connection.exec_driver_sql(f"RELEASE SAVEPOINT {quote(name)}")
+        send_text(connection, f"RELEASE SAVEPOINT {quote(name)}")
 
     def do_rollback_to_savepoint(connection: Any, name: str) -> None:
-        connection.exec_driver_sql(f"ROLLBACK TO SAVEPOINT {quote(name)}")
+        send_text(connection, f"ROLLBACK TO SAVEPOINT {quote(name)}")
 
     dialect.do_savepoint = do_savepoint  # type: ignore[method-assign]
     dialect.do_release_savepoint = do_release_savepoint  # type: ignore[method-assign]

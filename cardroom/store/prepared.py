@@ -7,42 +7,47 @@ cursor: the rest is the session's bookkeeping, the compiled cache's key, the
 execution context, the parameters' processing and the result's set-up, every time,
 for a statement that never changes. A command on a kept table sends seven to nine of
 them. ``Prepared`` compiles the statement once for each dialect it meets and keeps
-it, with each parameter's place and its column type's bind processor:
+it: its text, each parameter's place and its column type's bind processor, and (for
+one that returns rows, built at its first answer from the cursor's description) each
+result column's processor.
 
-- a statement that returns no rows (``execute``) goes as its text through
-  ``Connection.exec_driver_sql``, the values through those processors (the same JSON,
-  the same stored times as the column types write): about 10 us with the values'
-  processing, against 16;
-- one that returns rows (``rows``, ``first``) goes as the compiled statement itself
-  through the connection's execution context, skipping only the compiled cache's
-  lookup: SQLAlchemy's own processing both ways, and the result's column map built
-  once and kept on the compiled statement (as text, the result would map its
-  columns from the cursor's description every time: 21 us for a game's row, against
-  15 through ``Connection.execute`` and 10 here). This goes through
-  ``Connection._execute_context``, the step ``Connection.execute`` takes once it has
-  the compiled statement (SQLAlchemy 2.0 and 2.1 alike); tests/store's
-  test_store_prepared.py holds it to ``Session.execute``'s answers on both
-  databases.
+When nobody listens to the connection's cursor (no ``before_cursor_execute`` or
+``after_cursor_execute`` on it or its engine, no echo, no execution options), it goes
+through the driver's cursor itself: the text, the values through the bind processors
+(the same JSON, the same stored times as the column types write), the dialect's
+``do_execute`` / ``do_executemany``, and each row's values through the result
+processors (the same types back as ``Session.execute`` gives): 2-4 us. A DBAPI error
+goes through ``Connection._handle_dbapi_exception`` (private, SQLAlchemy 2.0 and 2.1
+alike), the step ``Connection.execute`` takes on one: the same ``IntegrityError`` or
+``OperationalError``, its ``handle_error`` listeners, a disconnect invalidating the
+connection.
 
-Either way it is one statement as the engine sees it: its ``before_cursor_execute``
-and ``after_cursor_execute`` listeners, its errors, its connection, as before. What a
-prepared statement cannot send as one fixed text (parameters expanded at execution,
-``IN`` lists) it refuses when first sent.
+When something listens, the statement takes the engine's own way, so that the
+listener sees every statement: one that returns no rows as its text through
+``Connection.exec_driver_sql``; one that returns rows as the compiled statement
+itself through ``Connection._execute_context`` (the step ``Connection.execute`` takes
+once it has the compiled statement), skipping only the compiled cache's lookup.
+tests/store's test_store_prepared.py holds both ways to ``Session.execute``'s answers
+and errors on both databases. What a prepared statement cannot send as one fixed
+text (parameters expanded at execution, ``IN`` lists) it refuses when first sent.
 
 The session's autoflush runs first, as ``Session.execute`` would run it: a row the
-unit of work holds is written before a statement may name it.
+unit of work holds is written before a statement may name it. The session's
+connection is then the one its transaction (or savepoint) holds, kept for that
+transaction: asking ``Session.connection()`` again would find the same one at ~2 us
+each time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 from weakref import WeakKeyDictionary
 
 from sqlalchemy import Connection
-from sqlalchemy.engine import CursorResult, Dialect
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import BindTyping, Dialect
+from sqlalchemy.orm import Session, SessionTransaction
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -52,7 +57,17 @@ _Processor = Callable[[Any], Any] | None
 _REQUIRED = object()
 
 
-@dataclass(frozen=True)
+class Sent:
+    """What a statement that returns no rows tells its caller: how many rows it
+    matched (``cursor.rowcount``; for a list of mappings, the driver's total)."""
+
+    __slots__ = ("rowcount",)
+
+    def __init__(self, rowcount: int) -> None:
+        self.rowcount = rowcount
+
+
+@dataclass
 class _Compiled:
     sql: str
     positional: bool
@@ -60,6 +75,9 @@ class _Compiled:
     # processor, its value when the caller passes none (``_REQUIRED``: a caller's).
     binds: tuple[tuple[str, _Processor, object], ...]
     compiled: SQLCompiler
+    # Each result column's processor, by position; None until the first answer
+    # through the cursor (a processor may depend on the driver's type code).
+    results: tuple[_Processor, ...] | None = field(default=None)
 
 
 class Prepared:
@@ -79,10 +97,29 @@ class Prepared:
         self,
         where: Session | Connection,
         params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-    ) -> CursorResult[Any]:
+    ) -> Sent:
         """Send the statement once (``params`` one mapping) or for each of a list of
         mappings (the driver's executemany, for statements that return no rows)."""
-        return self._send(where, params)
+        connection = _connection(where)
+        compiled = self._compiled(connection.dialect)
+        many = not isinstance(params, Mapping)
+        if isinstance(params, Mapping):
+            bound: Any = _bound(compiled, params)
+        else:
+            bound = [_bound(compiled, one) for one in params]
+        if _listened(connection):
+            return Sent(connection.exec_driver_sql(compiled.sql, bound).rowcount)
+        cursor = _cursor(connection)
+        try:
+            if many:
+                connection.dialect.do_executemany(cursor, compiled.sql, bound, None)
+            else:
+                connection.dialect.do_execute(cursor, compiled.sql, bound, None)
+            return Sent(cursor.rowcount)
+        except BaseException as error:  # as Connection.execute: exits invalidate too
+            connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
+        finally:
+            cursor.close()
 
     def write(
         self,
@@ -94,9 +131,9 @@ class Prepared:
         """``execute`` for a write whose answer nobody reads: on PostgreSQL it is
         queued on the connection's pipeline (``cardroom.store.pipelined``) and waits
         for nothing; elsewhere it is sent at once, through the driver's cursor when
-        nobody listens for each statement (``_send_direct``). ``rows``: how many rows
+        nobody listens for each statement (as ``execute``). ``rows``: how many rows
         it must touch (a bug otherwise), checked when its answer comes."""
-        connection = self._connection(where)
+        connection = _connection(where)
         if pipelined.installed(connection):
             compiled = self._compiled(connection.dialect)
             if isinstance(params, Mapping):
@@ -105,68 +142,36 @@ class Prepared:
                 bound = [_bound(compiled, one) for one in params]
                 pipelined.send(connection, compiled.sql, bound, many=True, rows=rows)
             return
-        if _heard(connection):
-            written = self._send(connection, params)
-            count = written.rowcount
-        else:
-            count = self._send_direct(connection, params)
+        count = self.execute(connection, params).rowcount
         if rows is not None and count != rows:
             raise AssertionError(f"{count} rows written, not {rows}")
-
-    def _send_direct(
-        self,
-        connection: Connection,
-        params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-    ) -> int:
-        """Through the driver's cursor, with nobody listening for each statement: the
-        engine's execution context, its result and its cursor bookkeeping cost about
-        9 us a statement here against 1.5 for the driver's cursor, for a write whose
-        result is its row count. A driver's error is the engine's still, wrapped by
-        the connection's own handler (``Connection._handle_dbapi_exception``, as
-        SQLAlchemy 2.0 and 2.1 call it for an error outside a statement's context),
-        which also drops a connection the database has closed. Returns the rows
-        touched."""
-        compiled = self._compiled(connection.dialect)
-        cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-        try:
-            if isinstance(params, Mapping):
-                bound = _bound(compiled, params)
-                cursor.execute(compiled.sql, bound)
-            else:
-                bound = [_bound(compiled, one) for one in params]
-                cursor.executemany(compiled.sql, bound)
-            count: int = cursor.rowcount
-        except connection.dialect.loaded_dbapi.Error as failed:
-            connection._handle_dbapi_exception(failed, compiled.sql, bound, cursor, None)
-            raise  # pragma: no cover - the handler raises the engine's error
-        finally:
-            cursor.close()
-        return count
 
     def rows(
         self, where: Session | Connection, params: Mapping[str, Any]
     ) -> Sequence[tuple[Any, ...]]:
-        """The rows the statement returns, as ``Session.execute`` returns them. Sent
-        as the compiled statement itself (SQLAlchemy's own parameter and result
-        processing, the result's column map built once and kept on the compiled
-        statement): sent as text, a row-returning statement's result would map its
-        columns from the cursor's description every time (10 us for a game's row)."""
-        connection = self._connection(where)
-        compiled = self._compiled(connection.dialect).compiled
-        listed = [params]
-        result = connection._execute_context(
-            connection.dialect,
-            connection.dialect.execution_ctx_cls._init_compiled,
-            compiled,
-            listed,
-            connection._execution_options,
-            compiled,
-            listed,
-            None,  # the statement invoked: no ORM statement behind it
-            None,  # no values extracted from a cache key: the statement's own
-        )
-        # Rows unpack, index and compare as the tuples they stand for.
-        return cast(Sequence[tuple[Any, ...]], result.all())
+        """The rows the statement returns, as ``Session.execute`` returns them."""
+        connection = _connection(where)
+        compiled = self._compiled(connection.dialect)
+        if _listened(connection):
+            return _rows_through_engine(connection, compiled.compiled, params)
+        bound = _bound(compiled, params)
+        cursor = _cursor(connection)
+        try:
+            connection.dialect.do_execute(cursor, compiled.sql, bound, None)
+            fetched = cursor.fetchall()
+            results = compiled.results
+            if results is None:
+                results = compiled.results = _result_processors(compiled, cursor.description)
+        except BaseException as error:
+            connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
+        finally:
+            cursor.close()
+        if not any(results):
+            return [tuple(row) for row in fetched]
+        return [
+            tuple(value if p is None else p(value) for p, value in zip(results, row, strict=True))
+            for row in fetched
+        ]
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -174,32 +179,92 @@ class Prepared:
         found = self.rows(where, params)
         return found[0] if found else None
 
-    @staticmethod
-    def _connection(where: Session | Connection) -> Connection:
-        if isinstance(where, Session):
-            where._autoflush()  # as Session.execute: pending rows go first
-            return where.connection()
+
+# Each session transaction's connection: the innermost one's, since a savepoint
+# the session opened (``begin_nested``) is only set when its first statement asks
+# for the connection.
+_HELD: WeakKeyDictionary[SessionTransaction, Connection] = WeakKeyDictionary()
+
+
+def _connection(where: Session | Connection) -> Connection:
+    if not isinstance(where, Session):
         return where
+    where._autoflush()  # as Session.execute: pending rows go first
+    # ``Session._transaction``, the innermost transaction (private; SQLAlchemy 2.0
+    # and 2.1 alike): the public ``get_transaction`` answers the outermost.
+    transaction = where._transaction
+    if transaction is not None and transaction.is_active:
+        held = _HELD.get(transaction)
+        if held is not None:
+            return held
+    # No transaction yet (this begins one), a savepoint not yet set, or one rolled
+    # back that the session must refuse: the session decides.
+    connection = where.connection()
+    transaction = where._transaction
+    if transaction is not None:
+        _HELD[transaction] = connection
+    return connection
 
-    def _send(
-        self,
-        where: Session | Connection,
-        params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
-    ) -> CursorResult[Any]:
-        connection = self._connection(where)
-        compiled = self._compiled(connection.dialect)
-        if isinstance(params, Mapping):
-            bound = _bound(compiled, params)
-        else:
-            bound = [_bound(compiled, one) for one in params]
-        return connection.exec_driver_sql(compiled.sql, bound)
 
-
-def _heard(connection: Connection) -> bool:
-    """Whether a listener waits for each statement on ``connection`` (the tests that
-    count statements): then every statement goes through the engine, to be heard."""
+def _listened(connection: Connection) -> bool:
+    """Whether the engine's own way is owed: someone sees each cursor's statement
+    (listeners, echo), execution options may change how it is sent, or the
+    connection's transaction is not one under way (the engine begins one, or
+    refuses a transaction rolled back under it)."""
     dispatch = connection.dispatch
-    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+    transaction = connection._transaction
+    nested = connection._nested_transaction
+    return bool(
+        dispatch.before_cursor_execute
+        or dispatch.after_cursor_execute
+        or connection._echo
+        or connection._execution_options
+        or transaction is None
+        or not transaction.is_active
+        or (nested is not None and not nested.is_active)
+    )
+
+
+def _cursor(connection: Connection) -> Any:
+    """A cursor of the connection's transaction (``_listened`` saw it under way)."""
+    try:
+        return connection.connection.cursor()
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, None, None, None, None)
+
+
+def send_text(connection: Connection, sql: str) -> None:
+    """``sql``, a statement without parameters, sent as ``exec_driver_sql`` sends it:
+    through the driver's cursor itself when nobody listens to it."""
+    if _listened(connection):
+        connection.exec_driver_sql(sql)
+        return
+    cursor = _cursor(connection)
+    try:
+        connection.dialect.do_execute_no_params(cursor, sql, None)
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, sql, (), cursor, None)
+    finally:
+        cursor.close()
+
+
+def _rows_through_engine(
+    connection: Connection, compiled: SQLCompiler, params: Mapping[str, Any]
+) -> Sequence[tuple[Any, ...]]:
+    listed = [params]
+    result = connection._execute_context(
+        connection.dialect,
+        connection.dialect.execution_ctx_cls._init_compiled,
+        compiled,
+        listed,
+        connection._execution_options,
+        compiled,
+        listed,
+        None,  # the statement invoked: no ORM statement behind it
+        None,  # no values extracted from a cache key: the statement's own
+    )
+    # Rows unpack, index and compare as the tuples they stand for.
+    return cast(Sequence[tuple[Any, ...]], result.all())
 
 
 def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
@@ -212,10 +277,27 @@ def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
     return {name: value for (name, _, _), value in zip(compiled.binds, values, strict=True)}
 
 
+def _result_processors(compiled: _Compiled, description: Any) -> tuple[_Processor, ...]:
+    """Each column's processor as SQLAlchemy's result would pick it: the compiled
+    statement's column type, for the driver's type code of that column. The
+    compiled columns come in the text's order, one for each the cursor answers."""
+    columns = compiled.compiled._result_columns
+    if description is None or len(columns) != len(description):
+        raise ValueError("a prepared statement's columns are the ones it compiled")
+    dialect = compiled.compiled.dialect
+    return tuple(
+        column[3]._cached_result_processor(dialect, described[1])
+        for column, described in zip(columns, description, strict=True)
+    )
+
+
 def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
     compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
     if compiled.literal_execute_params or compiled.post_compile_params:
         raise ValueError("a prepared statement has no parameters expanded at execution")
+    if dialect.bind_typing is BindTyping.SETINPUTSIZES:
+        # Its drivers are told each value's type by the execution context: not here.
+        raise ValueError("a prepared statement has no driver told its values' types")
     processors = compiled._bind_processors
     positional = compiled.positiontup is not None
     names = list(compiled.positiontup) if compiled.positiontup is not None else []
