@@ -34,6 +34,8 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
+from cardroom.store.engine_way import engine_way_owed
+
 _INSTALLED: WeakSet[Dialect] = WeakSet()
 
 
@@ -52,11 +54,9 @@ _OPEN = "_cardroom_pipeline"
 
 def installed(connection: Connection) -> bool:
     """Whether a write on ``connection`` may be pipelined now: its dialect has the
-    hooks, and no listener waits for each statement."""
-    if connection.dialect not in _INSTALLED:
-        return False
-    dispatch = connection.dispatch
-    return not (dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+    hooks, and nothing owes it the engine's own way (``engine_way_owed``: a listener
+    waiting for each statement, echo, execution options, no transaction under way)."""
+    return connection.dialect in _INSTALLED and not engine_way_owed(connection)
 
 
 def send(

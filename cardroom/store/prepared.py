@@ -52,6 +52,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from cardroom.store import pipelined
+from cardroom.store.engine_way import engine_way_owed
 
 _Processor = Callable[[Any], Any] | None
 _REQUIRED = object()
@@ -107,7 +108,7 @@ class Prepared:
             bound: Any = _bound(compiled, params)
         else:
             bound = [_bound(compiled, one) for one in params]
-        if _listened(connection):
+        if engine_way_owed(connection):
             return Sent(connection.exec_driver_sql(compiled.sql, bound).rowcount)
         cursor = _cursor(connection)
         try:
@@ -152,7 +153,7 @@ class Prepared:
         """The rows the statement returns, as ``Session.execute`` returns them."""
         connection = _connection(where)
         compiled = self._compiled(connection.dialect)
-        if _listened(connection):
+        if engine_way_owed(connection):
             return _rows_through_engine(connection, compiled.compiled, params)
         bound = _bound(compiled, params)
         cursor = _cursor(connection)
@@ -206,27 +207,8 @@ def _connection(where: Session | Connection) -> Connection:
     return connection
 
 
-def _listened(connection: Connection) -> bool:
-    """Whether the engine's own way is owed: someone sees each cursor's statement
-    (listeners, echo), execution options may change how it is sent, or the
-    connection's transaction is not one under way (the engine begins one, or
-    refuses a transaction rolled back under it)."""
-    dispatch = connection.dispatch
-    transaction = connection._transaction
-    nested = connection._nested_transaction
-    return bool(
-        dispatch.before_cursor_execute
-        or dispatch.after_cursor_execute
-        or connection._echo
-        or connection._execution_options
-        or transaction is None
-        or not transaction.is_active
-        or (nested is not None and not nested.is_active)
-    )
-
-
 def _cursor(connection: Connection) -> Any:
-    """A cursor of the connection's transaction (``_listened`` saw it under way)."""
+    """A cursor of the connection's transaction (``engine_way_owed`` saw it under way)."""
     try:
         return connection.connection.cursor()
     except BaseException as error:
@@ -236,7 +218,7 @@ def _cursor(connection: Connection) -> Any:
 def send_text(connection: Connection, sql: str) -> None:
     """``sql``, a statement without parameters, sent as ``exec_driver_sql`` sends it:
     through the driver's cursor itself when nobody listens to it."""
-    if _listened(connection):
+    if engine_way_owed(connection):
         connection.exec_driver_sql(sql)
         return
     cursor = _cursor(connection)
