@@ -3,7 +3,7 @@
 On PostgreSQL every statement is a round trip: the committer sends it and waits for
 the server's answer, about 150 us on this machine's loopback under load, against 20
 when the statements are sent one after the other and their answers read together
-(psycopg's pipeline mode; docs/benchmarks.md, "PostgreSQL's writes pipelined"). A
+(psycopg's pipeline mode; docs/benchmarks.md, session 12's section). A
 command on a kept table sends the game's row, its events, its deadlines, the
 supersede of a turn notice and its savepoint's two statements without reading any
 answer: all of them wait for nothing now.

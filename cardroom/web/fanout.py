@@ -227,9 +227,9 @@ class PostgresFanout:
         """Every notification published inside, sent in one statement and one
         commit at the end: the committer answers a batch of commands (ten or more
         under load) inside one, where each command's notifications cost a round trip
-        for the statement and one for its commit (docs/benchmarks.md, "PostgreSQL's
-        writes pipelined"). They go out as soon as the batch is answered; a listener
-        hears them in the same order. Not nested: an inner one sends with the outer."""
+        for the statement and one for its commit (docs/benchmarks.md, session 12's
+        section). They go out as soon as the batch is answered; a listener hears
+        them in the same order. Not nested: an inner one sends with the outer."""
         if getattr(self._gathering, "batch", None) is not None:
             yield
             return
