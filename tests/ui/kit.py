@@ -163,11 +163,14 @@ def admin_user_row(page: Page, user_id: int) -> Any:
     for _ in range(40):
         if row.count():
             return row
+        # Counted before the click: counted after it, rows that came in at once
+        # would be counted, and the wait would be for a page more that never comes.
+        listed = page.locator("[data-users] tr").count()
         more.click()
         page.wait_for_function(
             "([id, n]) => document.querySelector(`[data-users] tr[data-user='${id}']`)"
             " || document.querySelectorAll('[data-users] tr').length > n",
-            arg=[user_id, page.locator("[data-users] tr").count()],
+            arg=[user_id, listed],
         )
     raise AssertionError(f"player #{user_id} is not on the admin page")
 
