@@ -51,7 +51,6 @@ from cardroom.events import (
     PlayerActed,
     PotAwarded,
     event_from_dict,
-    event_to_dict,
 )
 from cardroom.pots import TablePot, pots_now, side_pots, split
 from cardroom.rules import MinRaise, Rules, Showdown
@@ -234,6 +233,13 @@ class Hand:
     _live: int  # players who have not folded
     _with_chips: int  # players who have not folded and still have chips behind
     _legal: LegalActions | None  # the answer for the player to act, once asked
+    # ``to_dict``'s parts that never change once made, kept for its next call (every
+    # command writes the table, its hand included): the setup as plain data, and the
+    # plain form of each event of ``_plain_events_of`` (the ``events`` list; the log
+    # only grows, so a call converts only the events logged since the last).
+    _plain_setup: dict[str, Any] | None = None
+    _plain_events: list[dict[str, Any]] | None = None
+    _plain_events_of: list[Event] | None = None
 
     # ----------------------------------------------------------------- creation
 
@@ -844,30 +850,69 @@ class Hand:
 
     # ---------------------------------------------------------------- plain data
 
-    _STATE_FIELDS = (
-        "seats", "starting_stacks", "stacks", "bets", "contributed", "dead", "folded", "hole",
-        "board", "deck", "deck_pos", "to_act", "small_blind_index", "big_blind_index",
-        "current_bet", "last_full_raise", "raises", "full_raise_seq", "acted",
-        "acted_bet", "acted_seq", "river_aggressor", "ran_out",
-    )  # fmt: skip
-
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {name: _plain(getattr(self, name)) for name in self._STATE_FIELDS}
-        data["street"] = int(self.street)
-        data["rules"] = self.rules.to_dict()
-        data["setup"] = {
-            "seats": list(self.setup.seats),
-            "stacks": list(self.setup.stacks),
-            "button_seat": self.setup.button_seat,
-            "small_blind_seat": self.setup.small_blind_seat,
-            "big_blind_seat": self.setup.big_blind_seat,
-            "small_blind": self.setup.small_blind,
-            "big_blind": self.setup.big_blind,
-            "ante": self.setup.ante,
-            "big_blind_ante": self.setup.big_blind_ante,
+        """The hand as plain data, a snapshot: what the hand does next does not reach
+        it. It shares with this hand's other snapshots the parts that never change
+        (the rules, the setup, each event's dict): read it or encode it, never change
+        it."""
+        setup = self._plain_setup
+        if setup is None:
+            s = self.setup
+            setup = self._plain_setup = {
+                "seats": list(s.seats),
+                "stacks": list(s.stacks),
+                "button_seat": s.button_seat,
+                "small_blind_seat": s.small_blind_seat,
+                "big_blind_seat": s.big_blind_seat,
+                "small_blind": s.small_blind,
+                "big_blind": s.big_blind,
+                "ante": s.ante,
+                "big_blind_ante": s.big_blind_ante,
+            }
+        # The lists copied (``[:]``), the numbers as they are, in the order the
+        # stored state has always had them.
+        return {
+            "seats": self.seats[:],
+            "starting_stacks": self.starting_stacks[:],
+            "stacks": self.stacks[:],
+            "bets": self.bets[:],
+            "contributed": self.contributed[:],
+            "dead": self.dead[:],
+            "folded": self.folded[:],
+            "hole": [cards[:] for cards in self.hole],
+            "board": self.board[:],
+            "deck": self.deck[:],
+            "deck_pos": self.deck_pos,
+            "to_act": self.to_act,
+            "small_blind_index": self.small_blind_index,
+            "big_blind_index": self.big_blind_index,
+            "current_bet": self.current_bet,
+            "last_full_raise": self.last_full_raise,
+            "raises": self.raises,
+            "full_raise_seq": self.full_raise_seq,
+            "acted": self.acted[:],
+            "acted_bet": self.acted_bet[:],
+            "acted_seq": self.acted_seq[:],
+            "river_aggressor": self.river_aggressor,
+            "ran_out": self.ran_out,
+            "street": int(self.street),
+            "rules": self.rules.to_dict(),
+            "setup": setup,
+            "events": self._events_plain(),
         }
-        data["events"] = [event_to_dict(e) for e in self.events]
-        return data
+
+    def _events_plain(self) -> list[dict[str, Any]]:
+        """The log as plain data, a new list: the events logged since the last call
+        converted, the others' dicts as made then."""
+        events = self.events
+        plain = self._plain_events
+        if plain is None or self._plain_events_of is not events or len(plain) > len(events):
+            plain = self._plain_events = []
+            self._plain_events_of = events
+        done = len(plain)
+        if done < len(events):
+            plain.extend([event.to_dict() for event in events[done:]])
+        return plain[:]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
@@ -877,15 +922,32 @@ class Hand:
         setup["seats"] = tuple(setup["seats"])
         setup["stacks"] = tuple(setup["stacks"])
         hand.setup = HandSetup(**setup)
-        for name in cls._STATE_FIELDS:
-            setattr(hand, name, _plain(data[name]))
+        # The lists copied: the hand changes its own, never the caller's data. (The
+        # state's lists hold numbers, the hole cards' a list of them per player.)
+        hand.seats = data["seats"][:]
+        hand.starting_stacks = data["starting_stacks"][:]
+        hand.stacks = data["stacks"][:]
+        hand.bets = data["bets"][:]
+        hand.contributed = data["contributed"][:]
+        hand.dead = data["dead"][:]
+        hand.folded = data["folded"][:]
+        hand.hole = [cards[:] for cards in data["hole"]]
+        hand.board = data["board"][:]
+        hand.deck = data["deck"][:]
+        hand.deck_pos = data["deck_pos"]
+        hand.to_act = data["to_act"]
+        hand.small_blind_index = data["small_blind_index"]
+        hand.big_blind_index = data["big_blind_index"]
+        hand.current_bet = data["current_bet"]
+        hand.last_full_raise = data["last_full_raise"]
+        hand.raises = data["raises"]
+        hand.full_raise_seq = data["full_raise_seq"]
+        hand.acted = data["acted"][:]
+        hand.acted_bet = data["acted_bet"][:]
+        hand.acted_seq = data["acted_seq"][:]
+        hand.river_aggressor = data["river_aggressor"]
+        hand.ran_out = data["ran_out"]
         hand.street = Street(data["street"])
         hand.events = [event_from_dict(e) for e in data["events"]]
         hand._count_players()
         return hand
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
