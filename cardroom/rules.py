@@ -9,9 +9,11 @@ the first block; the table logic reads the rest.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+import orjson
 
 
 class MinRaise(StrEnum):
@@ -74,32 +76,97 @@ class Rules:
     idle_seats_removable: bool = False
     cash_rebuy: bool = True  # at zero chips, for exactly the buy-in
     rejoin_window_seconds: int | None = 2 * 3600  # rejoin costs max(buy-in, cashed out)
+    # Not an option: the options as plain data, made by the first ``to_dict`` (every
+    # command writes its table's rules, twice, and the rules never change), with the
+    # options whose values are lists.
+    _plain: tuple[dict[str, Any], tuple[str, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def with_options(self, **overrides: Any) -> Rules:
         """A copy with single options overridden; unknown names are refused."""
-        known = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(overrides) - known)
+        unknown = sorted(set(overrides) - set(OPTIONS))
         if unknown:
             raise RulesError(f"Unknown rule option: {', '.join(unknown)}.")
         return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        """The options as plain data (tuples as lists), a new dict the caller may
+        change: a copy of the one made the first time."""
+        plain, lists = self._made()
+        out = plain.copy()
+        for name in lists:
+            out[name] = out[name][:]
         return out
+
+    def _made(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        made = self._plain
+        if made is None:
+            plain: dict[str, Any] = {}
+            for name in OPTIONS:
+                value = getattr(self, name)
+                plain[name] = list(value) if isinstance(value, tuple) else value
+            lists = tuple(name for name, value in plain.items() if isinstance(value, list))
+            made = (plain, lists)
+            object.__setattr__(self, "_plain", made)  # frozen: set once, as __init__ sets
+        return made
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """The rules of plain data: a preset's options (``name``'s, else the house's)
+        with the data's over them."""
+        # Data that names every option, as ``to_dict`` wrote it, is found among the
+        # rules already read (``_READ``): a rules' own data must equal the data, for
+        # the JSON text writes NaN as null.
+        key = _data_key(data)
+        if key is not None:
+            known = _READ.get(key)
+            if known is not None and known._made()[0] == data:
+                return known
+        rules = cls._from_dict(data)
+        if key is not None and rules._made()[0] == data:
+            if len(_READ) >= _READ_MAX:
+                _READ.clear()  # one step, safe beside another thread reading
+            _READ[key] = rules
+        return rules
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Rules:
         base = PRESETS.get(str(data.get("name", "")), HOUSE)
-        fields = {f.name: f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
-            if key not in fields:
+            if key not in OPTIONS:
                 raise RulesError(f"Unknown rule option: {key}.")
             values[key] = _coerce(key, value)
         return dataclasses.replace(base, **values)
+
+
+# Every option's name, in the order ``to_dict`` writes them.
+OPTIONS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.init)
+
+# The rules already read, by their data's exact JSON text: every table stored holds its
+# rules twice (its config's and its hand's) and a few rule sets serve every table, so
+# a table decoded mostly finds its rules here. Rules never change, so one object
+# serves every table that reads the same data; the text tells 1 from 1.0 and true,
+# which compare equal as values. At most ``_READ_MAX``, then it starts afresh.
+_READ: dict[bytes, Rules] = {}
+_READ_MAX = 256
+# Dates, dataclasses and subclasses of str, int, dict and list are refused, not
+# written: no key then, so no two such values share one.
+_KEY_OPTIONS = (
+    orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def _data_key(data: Any) -> bytes | None:
+    """The data's exact JSON text, or None if it has none orjson writes (a number
+    past 64 bits, an object): such data is read afresh every time."""
+    try:
+        return orjson.dumps(data, option=_KEY_OPTIONS)
+    except orjson.JSONEncodeError:
+        return None
 
 
 class RulesError(ValueError):
