@@ -18,14 +18,21 @@ from typing import Any
 import orjson
 
 # Dates and dataclasses are handed to ``default`` (there is none, so they are
-# refused, as json.dumps refuses them); keys that are not strings become strings, as
-# json.dumps makes them.
-_OPTIONS = (
-    orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-)
+# refused, as json.dumps refuses them).
+_REFUSED = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+# Keys that are not strings become strings, as json.dumps makes them. orjson checks
+# every key for this option, about a third of its time on a table's state, whose keys
+# are all strings: a value is written without it first, and with it only if a key is
+# not a string (orjson refuses such a key then; it writes every other value the same
+# either way).
+_OPTIONS = _REFUSED | orjson.OPT_NON_STR_KEYS
 
 
 def dumps(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=_REFUSED).decode()
+    except orjson.JSONEncodeError:
+        pass  # a key that is not a string, or what follows
     try:
         return orjson.dumps(value, option=_OPTIONS).decode()
     except orjson.JSONEncodeError:
