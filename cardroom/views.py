@@ -9,6 +9,7 @@ Cards are written as text (``"As"``); a hidden card is ``None``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from hashlib import sha256
 from typing import Any
@@ -19,6 +20,7 @@ from cardroom.actions import LegalActions
 from cardroom.cards import card_text
 from cardroom.equity import equity_by_street
 from cardroom.events import (
+    EVENT_TYPES,
     BlindPosted,
     BoardDealt,
     CardBurned,
@@ -26,6 +28,7 @@ from cardroom.events import (
     HandShown,
     HoleCardDealt,
     PlayerActed,
+    event_from_dict,
     event_to_dict,
 )
 from cardroom.hand import STREET_NAMES, Hand
@@ -66,6 +69,51 @@ def event_view(event: Event, viewer: int | None, *, full: bool = False) -> dict[
         data["card"] = card_text(event.card) if full else None
     elif isinstance(event, BoardDealt | HandShown):
         data["cards"] = [card_text(c) for c in event.cards]
+    return data
+
+
+# Each hand record's fields in their order, and the defaults of those that have one:
+# what ``event_to_dict(event_from_dict(...))`` makes of a stored payload.
+_EVENT_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    name: (cls._fields, cls._field_defaults) for name, cls in EVENT_TYPES.items()
+}
+
+
+def payload_view(kind: str, payload: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    """``event_view`` of the stored hand record ``kind`` whose fields are ``payload``,
+    without its ``type``: the same dict, written straight from the payload (every
+    socket's every event goes through here; the record itself is not needed). A
+    payload that is not the record's fields exactly goes the long way, which refuses
+    it."""
+    fields, defaults = _EVENT_FIELDS[kind]
+    data: dict[str, Any] = {}
+    found = 0
+    for name in fields:
+        if name in payload:
+            value = payload[name]
+            found += 1
+        elif name in defaults:
+            value = defaults[name]
+        else:
+            return _long_payload_view(kind, payload, viewer)
+        data[name] = list(value) if isinstance(value, list | tuple) else value
+    if found != len(payload):  # a key that is none of the record's fields
+        return _long_payload_view(kind, payload, viewer)
+    if kind == "HoleCardDealt":
+        data["card"] = card_text(data["card"]) if data["seat"] == viewer else None
+    elif kind == "CardBurned":
+        data["card"] = None
+    elif kind in _SHOWN_CARDS:
+        data["cards"] = [card_text(c) for c in data["cards"]]
+    return data
+
+
+_SHOWN_CARDS = frozenset({BoardDealt.__name__, HandShown.__name__})
+
+
+def _long_payload_view(kind: str, payload: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    data = event_view(event_from_dict({"type": kind, **payload}), viewer)
+    data.pop("type", None)
     return data
 
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from cardroom.actions import Action
 from cardroom.cards import card_text
+from cardroom.events import event_from_dict, event_to_dict
 from cardroom.hand import Hand, HandSetup
 from cardroom.rules import PRESETS, preset
-from cardroom.views import event_view, hand_view, seat_hand_view
+from cardroom.views import event_view, hand_view, payload_view, seat_hand_view
 from tests.handkit import act, deal
 
 
@@ -121,3 +123,58 @@ def test_a_seat_sees_what_nobody_sees_and_its_own(rules_name: str) -> None:
                 break
             hand.act(random_action(rng, hand))
     assert compared > 1000
+
+
+def _the_long_way(kind: str, payload: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """What ``payload_view`` replaces: the record rebuilt, then viewed."""
+    data = event_view(event_from_dict({"type": kind, **payload}), viewer)
+    data.pop("type")
+    return data
+
+
+@pytest.mark.parametrize("rules_name", sorted(PRESETS))
+def test_a_payload_is_viewed_as_its_record_is(rules_name: str) -> None:
+    """``payload_view`` of every stored record of random hands, from every seat and
+    none, is ``event_view`` of the record rebuilt from it: the same dict, in the
+    same order (the JSON written of it), its key order in the payload no matter
+    (PostgreSQL's JSONB keeps none), a field left out at its default."""
+    rng = random.Random(f"payload {rules_name}")
+    compared = 0
+    for _ in range(30):
+        hand = random_hand(rng, rules_name)
+        while not hand.is_over:
+            hand.act(random_action(rng, hand))
+        for event in hand.events:
+            stored = event_to_dict(event)
+            kind = stored.pop("type")
+            shuffled = dict(sorted(stored.items(), key=lambda _: rng.random()))
+            for viewer in (None, *hand.seats):
+                for payload in (stored, shuffled):
+                    mine = payload_view(kind, payload, viewer)
+                    theirs = _the_long_way(kind, payload, viewer)
+                    assert list(mine.items()) == list(theirs.items()), (kind, viewer)
+                    compared += 1
+    assert compared > 1000
+    acted = {"seat": 2, "action": "call", "amount": 5, "bet": 10, "all_in": False}
+    assert payload_view("PlayerActed", acted, None) == _the_long_way("PlayerActed", acted, None)
+    assert payload_view("PlayerActed", acted, None)["timed_out"] is False
+    won = {"pot": 0, "amount": 10, "winners": (1,), "shares": [10], "hand_name": ""}
+    assert payload_view("PotAwarded", won, 1) == {**won, "winners": [1], "shares": [10]}
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"seat": 1, "card": 5, "extra": 1},  # a key that is no field
+        {"seat": 1},  # a field without a default left out
+        {"seat": 1, "card": 5, "type": "CardBurned"},
+    ],
+)
+def test_a_payload_that_is_not_its_records_fields_is_refused_as_before(
+    payload: dict[str, Any],
+) -> None:
+    with pytest.raises(TypeError) as theirs:
+        _the_long_way("HoleCardDealt", payload, 1)
+    with pytest.raises(TypeError) as mine:
+        payload_view("HoleCardDealt", payload, 1)
+    assert str(mine.value) == str(theirs.value)

@@ -18,7 +18,7 @@ from sqlalchemy import CompoundSelect, Connection, Integer, bindparam, null, sel
 from sqlalchemy.orm import Session
 
 from cardroom import views
-from cardroom.events import EVENT_TYPES, event_from_dict
+from cardroom.events import EVENT_TYPES
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import InvalidInput
 from cardroom.service.game_details import (
@@ -59,8 +59,7 @@ class ViewerUpdate:
 def view_event(event: StoredEvent, seat: int | None) -> ViewedEvent:
     """``event`` for the viewer who held ``seat`` in its hand (None: not dealt in)."""
     if event.kind in EVENT_TYPES:
-        data = views.event_view(event_from_dict({"type": event.kind, **event.payload}), seat)
-        data.pop("type", None)
+        data = views.payload_view(event.kind, event.payload, seat)
     else:
         data = dict(event.payload)
     return ViewedEvent(event.seq, event.kind, event.hand_id, event.version, event.created_at, data)
