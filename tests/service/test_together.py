@@ -8,15 +8,24 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from cardroom.service import accounts, game_details, game_options, lobby
 from cardroom.service.context import ServiceContext
-from cardroom.service.errors import AccountSuspended, AuthenticationFailed
+from cardroom.service.errors import AccountSuspended, AuthenticationFailed, Conflict
 from cardroom.service.game import commands, pipeline
-from cardroom.service.game.together import Done, Queued, run_each, run_together
+from cardroom.service.game.together import (
+    BatchBroken,
+    Done,
+    Queued,
+    run_each,
+    run_together,
+)
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
+from cardroom.store.models import IdempotencyKey
 from tests.service.gamekit import PASSWORD, admin, assert_audit_clean, players, source, to_act
 
 
@@ -177,3 +186,137 @@ def test_a_command_alone_takes_no_savepoint_and_its_refusal_undoes_it_all(
     assert isinstance(done.refused, NotYourTurn) and done.user is not None
     assert version_of(ctx, b) == vb  # the write went with the refusal
     assert_audit_clean(ctx)
+
+
+def keys_of(ctx: ServiceContext, game: int) -> list[str]:
+    with ctx.sessions() as session:
+        return list(
+            session.scalars(select(IdempotencyKey.key).where(IdempotencyKey.game_id == game))
+        )
+
+
+def statements_seen(db: Engine) -> tuple[list[str], Any]:
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db, "before_cursor_execute", record)
+    return seen, lambda: event.remove(db, "before_cursor_execute", record)
+
+
+def test_a_refusal_after_an_orm_write_in_a_batch_leaves_nothing_behind(
+    ctx: ServiceContext, db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The middle command writes through Core and through the session (its
+    idempotency key is an ORM row, flushed) and is then refused: its savepoint takes
+    both back, the session forgets its row (the commit writes nothing of it), and the
+    commands around it keep theirs."""
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    real = pipeline.run_in
+
+    def refused_after_writing(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        if args[1] == b:
+            session = args[0]
+            assert isinstance(session, Session)
+            written = select(func.count()).where(IdempotencyKey.game_id == b)
+            assert session.scalar(written) == 1  # the session flushed the key's row
+            raise NotYourTurn("refused after writing")
+        return result
+
+    monkeypatch.setattr(pipeline, "run_in", refused_after_writing)
+    seen, stop = statements_seen(db)
+    try:
+        done = run_together(
+            ctx, [call(a, ta, va, "ka"), call(b, tb, vb, "kb"), call(c, tc, vc, "kc")]
+        )
+    finally:
+        stop()
+    assert done[0].result is not None and done[2].result is not None
+    assert isinstance(done[1].refused, NotYourTurn) and done[1].user is not None
+    assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va + 1, vb, vc + 1)
+    assert (keys_of(ctx, a), keys_of(ctx, b), keys_of(ctx, c)) == (["ka"], [], ["kc"])
+    savepoints = [s for s in seen if "SAVEPOINT" in s]
+    assert savepoints == [
+        "SAVEPOINT cardroom_command",
+        "RELEASE SAVEPOINT cardroom_command",
+        "SAVEPOINT cardroom_command",
+        "ROLLBACK TO SAVEPOINT cardroom_command",
+        "SAVEPOINT cardroom_command",
+        "RELEASE SAVEPOINT cardroom_command",
+    ], savepoints
+    assert_audit_clean(ctx)
+    # The refused command's key was never kept: sent again alone, it is applied.
+    monkeypatch.setattr(pipeline, "run_in", real)
+    again = run_together(ctx, [call(b, tb, vb, "kb")])[0]
+    assert again.result is not None and not again.result.replayed
+    assert again.result.version == vb + 1 and keys_of(ctx, b) == ["kb"]
+
+
+def test_a_refusal_whose_flush_failed_fails_the_batch_and_each_runs_alone(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed flush rolls the session's whole transaction back, the batch's work
+    with it, so a refusal made of it (as ``GameTx`` makes a ``Conflict`` of a seat
+    taken meanwhile) cannot be undone alone: the batch fails and commits nothing,
+    and run alone each command gets its own outcome."""
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    real = pipeline.run_in
+
+    def conflicting_at_b(*args: Any, **kwargs: Any) -> Any:
+        session, game = args[0], args[1]
+        if game != b:
+            return real(*args, **kwargs)
+        user = kwargs.get("proven") and accounts.user_for_token(ctx, tb).id
+        for _ in range(2):  # the same key twice: the unique constraint refuses it
+            session.add(
+                IdempotencyKey(
+                    game_id=b,
+                    user_id=user,
+                    key="twice",
+                    request={},
+                    response={},
+                    created_at=ctx.now(),
+                )
+            )
+        try:
+            session.flush()
+        except IntegrityError:
+            raise Conflict("Someone else changed this at the same moment.") from None
+        raise AssertionError("the flush went through")
+
+    monkeypatch.setattr(pipeline, "run_in", conflicting_at_b)
+    batch = [call(a, ta, va), call(b, tb, vb), call(c, tc, vc)]
+    with pytest.raises(BatchBroken):
+        run_together(ctx, batch)
+    assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va, vb, vc)
+    alone = run_each(ctx, batch)
+    assert isinstance(alone[0], Done) and alone[0].result is not None
+    assert isinstance(alone[1], Done) and isinstance(alone[1].refused, Conflict)
+    assert isinstance(alone[2], Done) and alone[2].result is not None
+    assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va + 1, vb, vc + 1)
+    with ctx.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(IdempotencyKey)) == 0
+
+
+def test_a_command_leaves_nothing_in_the_session_for_the_next(
+    ctx: ServiceContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each command of a batch starts with an empty session, as in a transaction of
+    its own: what the one before loaded or added was flushed and let go."""
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    real = pipeline.run_in
+    held: list[int] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        session = args[0]
+        assert isinstance(session, Session)
+        held.append(len(session.identity_map) + len(session.new))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "run_in", counting)
+    done = run_together(ctx, [call(a, ta, va, "k1"), call(a, ta, None, "k1"), call(b, tb, vb)])
+    assert held == [0, 0, 0]
+    assert done[1].result is not None and done[1].result.replayed  # read back, not held
+    assert done[2].result is not None and done[2].result.version == vb + 1
