@@ -122,7 +122,7 @@ def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext)
         assert sent[0].endswith("FOR UPDATE"), sent[0]
     assert verbs(body) == [
         "SELECT games.id, games.host_id,",  # the row, locked
-        "INSERT INTO game_events",  # the action's events, one executemany
+        "INSERT INTO game_events",  # the action's events, one INSERT of them all
         "UPDATE games SET",  # the row written back
         "SELECT deadlines.id, deadlines.kind,",  # the pending deadlines
         "UPDATE deadlines SET",  # the turn moves to the next player
