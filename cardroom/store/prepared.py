@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
 from typing import Any, cast
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import BindTyping, Dialect
@@ -81,9 +81,10 @@ class _Compiled:
     compiled: SQLCompiler
     # ``binds`` made into one function of the caller's mapping (``_binder``).
     bind: Callable[[Mapping[str, Any]], Any]
-    # Each result column's processor, by position; None until the first answer
-    # through the cursor (a processor may depend on the driver's type code).
-    results: tuple[_Processor, ...] | None = field(default=None)
+    # Each result column that has a processor: its position and processor; None until
+    # the first answer through the cursor (a processor may depend on the driver's
+    # type code).
+    results: tuple[tuple[int, Callable[[Any], Any]], ...] | None = field(default=None)
 
 
 class Prepared:
@@ -92,11 +93,18 @@ class Prepared:
     def __init__(self, statement: ClauseElement) -> None:
         self.statement = statement
         self._by_dialect: WeakKeyDictionary[Dialect, _Compiled] = WeakKeyDictionary()
+        # The dialect last sent to and its compiled form, looked up without the
+        # weak dictionary's key (a weak reference made on every lookup).
+        self._last: tuple[ref[Dialect], _Compiled] | None = None
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
+        last = self._last
+        if last is not None and last[0]() is dialect:  # the usual: one database
+            return last[1]
         found = self._by_dialect.get(dialect)
         if found is None:
             found = self._by_dialect[dialect] = _compile(self.statement, dialect)
+        self._last = (ref(dialect), found)
         return found
 
     def execute(
@@ -172,12 +180,15 @@ class Prepared:
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
         finally:
             cursor.close()
-        if not any(results):
+        if not results:
             return [tuple(row) for row in fetched]
-        return [
-            tuple(value if p is None else p(value) for p, value in zip(results, row, strict=True))
-            for row in fetched
-        ]
+        converted = []
+        for row in fetched:
+            values = list(row)
+            for i, processor in results:
+                values[i] = processor(values[i])
+            converted.append(tuple(values))
+        return converted
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -336,18 +347,22 @@ def _remembered(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return process
 
 
-def _result_processors(compiled: _Compiled, description: Any) -> tuple[_Processor, ...]:
+def _result_processors(
+    compiled: _Compiled, description: Any
+) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
     """Each column's processor as SQLAlchemy's result would pick it: the compiled
-    statement's column type, for the driver's type code of that column. The
-    compiled columns come in the text's order, one for each the cursor answers."""
+    statement's column type, for the driver's type code of that column; only the
+    columns that have one, by position. The compiled columns come in the text's
+    order, one for each the cursor answers."""
     columns = compiled.compiled._result_columns
     if description is None or len(columns) != len(description):
         raise ValueError("a prepared statement's columns are the ones it compiled")
     dialect = compiled.compiled.dialect
-    return tuple(
+    processors = (
         column[3]._cached_result_processor(dialect, described[1])
         for column, described in zip(columns, description, strict=True)
     )
+    return tuple((i, p) for i, p in enumerate(processors) if p is not None)
 
 
 def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
