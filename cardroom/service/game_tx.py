@@ -485,18 +485,22 @@ class GameTx:
                 self._hand_id_found = False
             return None
         self._hand_id_found = False
+        # The row's columns set in the instance's dict itself: the ``Game`` is outside
+        # the session and only ``write_game`` writes it, so the ORM's change tracking
+        # on each set (about 1 us each) would record what nobody reads.
+        columns = game.__dict__
         if self.fresh:
             self.fresh = False
         else:
-            game.version += 1
-        game.state = table_to_dict(table)
+            columns["version"] = game.version + 1
+        columns["state"] = table_to_dict(table)
         status = status_of(table)
         if game.started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
-            game.started_at = self.now
+            columns["started_at"] = self.now
         if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and game.ended_at is None:
-            game.ended_at = self.now
-        game.status = status
-        game.last_activity_at = self.now
+            columns["ended_at"] = self.now
+        columns["status"] = status
+        columns["last_activity_at"] = self.now
         first = len(self.stored)
         # Reads and inserts without flushing (each flush is a unit of work of its
         # own). The events are numbered on from the row's ``last_seq`` (locked and
@@ -517,7 +521,7 @@ class GameTx:
                 # identity and a RETURNING per event (most commands make several),
                 # and nothing here reads the rows back.
                 _write_events(self.session, rows)
-                game.last_seq = seq
+                columns["last_seq"] = seq
         write_game(self.session, game)
         self.records = []
         self.changed = False
