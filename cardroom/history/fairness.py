@@ -149,6 +149,46 @@ def commit(deck: Iterable[int], salts: Sequence[bytes]) -> tuple[bytes, DeckTree
     return root, DeckTree(cards, tuple(bytes(s) for s in salts), root, nodes)
 
 
+# Each leaf's bytes before its salt, by position and card: a deal hashes 52 leaves.
+_LEAF_HEADS = tuple(
+    tuple(
+        LEAF_PREFIX + bytes([position]) + card_text(card).encode("ascii")
+        for card in range(DECK_SIZE)
+    )
+    for position in range(DECK_SIZE)
+)
+
+
+def deck_root(deck: Iterable[int], salts: Sequence[bytes]) -> bytes:
+    """``commit``'s root alone, for the deal, which publishes the root and stores the
+    salts (the tree is rebuilt from them to reveal): the same checks and hashes
+    without the tree's table, each leaf's head looked up rather than built, about
+    half ``commit``'s time."""
+    cards = tuple(deck)
+    if len(cards) != DECK_SIZE or sorted(cards) != list(range(DECK_SIZE)):
+        raise FairnessError("A committed deck holds each of the 52 cards once.")
+    if len(salts) != DECK_SIZE:
+        raise FairnessError(f"Give one salt per card: {DECK_SIZE}, not {len(salts)}.")
+    for salt in salts:
+        if len(salt) != SALT_BYTES:
+            raise FairnessError(f"A salt is {SALT_BYTES} bytes, not {len(salt)}.")
+    sha256 = hashlib.sha256
+    level = [
+        sha256(_LEAF_HEADS[position][card] + salt).digest()
+        for position, (card, salt) in enumerate(zip(cards, salts, strict=True))
+    ]
+    return _root_of(level, 0, DECK_SIZE)
+
+
+def _root_of(leaves: Sequence[bytes], lo: int, hi: int) -> bytes:
+    if hi - lo == 1:
+        return leaves[lo]
+    k = _split(hi - lo)
+    return hashlib.sha256(
+        NODE_PREFIX + _root_of(leaves, lo, lo + k) + _root_of(leaves, lo + k, hi)
+    ).digest()
+
+
 # ---------------------------------------------------------------------- reveal
 
 

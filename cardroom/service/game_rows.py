@@ -21,6 +21,7 @@ from typing import Any, cast
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, inspect, select, update
 from sqlalchemy.orm import Session, make_transient_to_detached
+from sqlalchemy.orm.attributes import instance_state
 
 from cardroom.service.game_errors import GameNotFound
 from cardroom.store.models import Game, GameStatus
@@ -59,7 +60,8 @@ _GAMES = cast(SqlTable, Game.__table__)
 # (``BEGIN IMMEDIATE`` has serialised the whole transaction already).
 _LOCK_GAME = Prepared(select(_GAMES).where(_GAMES.c.id == bindparam("game_id")).with_for_update())
 _ALL_COLUMNS = tuple(column.key for column in _GAMES.c)
-_NEW_GAME = inspect(Game).class_manager.new_instance
+_GAME_MAPPER = inspect(Game)
+_NEW_GAME = _GAME_MAPPER.class_manager.new_instance
 _ROW_COLUMNS = tuple(key for key in _ALL_COLUMNS if key != "state")
 # The version alone, for a command on a kept table: whether someone else wrote.
 _LOCK_VERSION = Prepared(
@@ -68,6 +70,10 @@ _LOCK_VERSION = Prepared(
 # What a kept row holds: the row but the state (the kept table is the state) and what
 # changes without the version (see the module's docstring).
 KEPT_COLUMNS = tuple(key for key in _ROW_COLUMNS if key != "chat_on")
+# What a ``Game`` of a kept row leaves unloaded: every mapped attribute but those.
+_UNKEPT = tuple(
+    prop.key for prop in _GAME_MAPPER.attrs if prop.key not in KEPT_COLUMNS and prop.key != "state"
+)
 # Every column a command may change, always all of them: one statement the cache
 # compiles once, and the rarely changed ones (started_at, ended_at, hand_id) cost
 # next to nothing beside ``state``.
@@ -128,9 +134,16 @@ def game_of(row: Mapping[str, Any]) -> Game:
     command sets on it never reaches the kept row. ``chat_on`` is not loaded: read,
     it raises (the instance is detached) rather than answer from an old copy."""
     game: Game = _NEW_GAME()
-    game.__dict__.update(row)
-    game.__dict__["state"] = None
-    make_transient_to_detached(game)
+    values = game.__dict__
+    values.update(row)
+    values["state"] = None
+    # What ``make_transient_to_detached`` does to a new instance, for this mapper
+    # (4 us against 11, every command on a kept table): its identity key, and what
+    # was not loaded marked expired. tests/service/test_game_row_core.py holds the
+    # two to the same instance state.
+    state = instance_state(game)
+    state.key = _GAME_MAPPER.identity_key_from_primary_key((values["id"],))
+    state._expire_attributes(values, _UNKEPT)
     return game
 
 

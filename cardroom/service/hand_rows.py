@@ -47,7 +47,7 @@ def new_hand_row(
     setup = hand.to_dict()["setup"]
     cards = list(deck if deck is not None else hand.deck)
     salts = fairness.new_salts(secrets.token_bytes)
-    root, _tree = fairness.commit(cards, salts)
+    root = fairness.deck_root(cards, salts)
     number = table.hands_dealt
     inserted = _INSERT_HAND.first(
         session,

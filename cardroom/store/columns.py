@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
+
+# SQLite's DATETIME text as SQLAlchemy writes it by default: what ``isoformat`` with
+# a space and microseconds writes of a naive datetime, for every year 1 to 9999.
+SQLITE_DATETIME_TEXT = (
+    "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
+)
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -30,6 +38,28 @@ class UtcDateTime(TypeDecorator[datetime]):
         # SQLite stores the text it is given; a fixed zone-free UTC form keeps its
         # string comparisons (ORDER BY, <) in time order.
         return utc.replace(tzinfo=None) if dialect.name == "sqlite" else utc
+
+    def bind_processor(self, dialect: Dialect) -> Callable[[Any], Any] | None:
+        """On SQLite, a UTC moment (every one the room makes: ``datetime.now(UTC)``
+        and the stored ones read back) written straight as the dialect's text, at a
+        third of the cost of ``process_bind_param`` and then the dialect's own
+        formatting (a command writes several); any other value the general way."""
+        general = super().bind_processor(dialect)
+        impl = self.impl_instance.dialect_impl(dialect)
+        if (
+            general is None
+            or dialect.name != "sqlite"
+            or getattr(impl, "_storage_format", None) != SQLITE_DATETIME_TEXT
+        ):
+            return general
+
+        def process(value: Any) -> Any:
+            if type(value) is datetime and value.tzinfo is UTC:
+                # The text's "+00:00" cut: the stored form has no zone.
+                return value.isoformat(" ", "microseconds")[:-6]
+            return general(value)
+
+        return process
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:

@@ -42,8 +42,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from operator import itemgetter
 from typing import Any, cast
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import BindTyping, Dialect
@@ -52,6 +54,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from cardroom.store import pipelined
+from cardroom.store.columns import UtcDateTime
 from cardroom.store.engine_way import engine_way_owed
 
 _Processor = Callable[[Any], Any] | None
@@ -76,9 +79,12 @@ class _Compiled:
     # processor, its value when the caller passes none (``_REQUIRED``: a caller's).
     binds: tuple[tuple[str, _Processor, object], ...]
     compiled: SQLCompiler
-    # Each result column's processor, by position; None until the first answer
-    # through the cursor (a processor may depend on the driver's type code).
-    results: tuple[_Processor, ...] | None = field(default=None)
+    # ``binds`` made into one function of the caller's mapping (``_binder``).
+    bind: Callable[[Mapping[str, Any]], Any]
+    # Each result column that has a processor: its position and processor; None until
+    # the first answer through the cursor (a processor may depend on the driver's
+    # type code).
+    results: tuple[tuple[int, Callable[[Any], Any]], ...] | None = field(default=None)
 
 
 class Prepared:
@@ -87,11 +93,18 @@ class Prepared:
     def __init__(self, statement: ClauseElement) -> None:
         self.statement = statement
         self._by_dialect: WeakKeyDictionary[Dialect, _Compiled] = WeakKeyDictionary()
+        # The dialect last sent to and its compiled form, looked up without the
+        # weak dictionary's key (a weak reference made on every lookup).
+        self._last: tuple[ref[Dialect], _Compiled] | None = None
 
     def _compiled(self, dialect: Dialect) -> _Compiled:
+        last = self._last
+        if last is not None and last[0]() is dialect:  # the usual: one database
+            return last[1]
         found = self._by_dialect.get(dialect)
         if found is None:
             found = self._by_dialect[dialect] = _compile(self.statement, dialect)
+        self._last = (ref(dialect), found)
         return found
 
     def execute(
@@ -105,9 +118,9 @@ class Prepared:
         compiled = self._compiled(connection.dialect)
         many = not isinstance(params, Mapping)
         if isinstance(params, Mapping):
-            bound: Any = _bound(compiled, params)
+            bound: Any = compiled.bind(params)
         else:
-            bound = [_bound(compiled, one) for one in params]
+            bound = list(map(compiled.bind, params))
         if engine_way_owed(connection):
             return Sent(connection.exec_driver_sql(compiled.sql, bound).rowcount)
         cursor = _cursor(connection)
@@ -138,9 +151,9 @@ class Prepared:
         if pipelined.installed(connection):
             compiled = self._compiled(connection.dialect)
             if isinstance(params, Mapping):
-                pipelined.send(connection, compiled.sql, _bound(compiled, params), rows=rows)
+                pipelined.send(connection, compiled.sql, compiled.bind(params), rows=rows)
             else:
-                bound = [_bound(compiled, one) for one in params]
+                bound = list(map(compiled.bind, params))
                 pipelined.send(connection, compiled.sql, bound, many=True, rows=rows)
             return
         count = self.execute(connection, params).rowcount
@@ -155,7 +168,7 @@ class Prepared:
         compiled = self._compiled(connection.dialect)
         if engine_way_owed(connection):
             return _rows_through_engine(connection, compiled.compiled, params)
-        bound = _bound(compiled, params)
+        bound = compiled.bind(params)
         cursor = _cursor(connection)
         try:
             connection.dialect.do_execute(cursor, compiled.sql, bound, None)
@@ -167,12 +180,15 @@ class Prepared:
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
         finally:
             cursor.close()
-        if not any(results):
+        if not results:
             return [tuple(row) for row in fetched]
-        return [
-            tuple(value if p is None else p(value) for p, value in zip(results, row, strict=True))
-            for row in fetched
-        ]
+        converted = []
+        for row in fetched:
+            values = list(row)
+            for i, processor in results:
+                values[i] = processor(values[i])
+            converted.append(tuple(values))
+        return converted
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -249,28 +265,104 @@ def _rows_through_engine(
     return cast(Sequence[tuple[Any, ...]], result.all())
 
 
-def _bound(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
+def _binder(
+    binds: tuple[tuple[str, _Processor, object], ...], positional: bool
+) -> Callable[[Mapping[str, Any]], Any]:
+    """``_bound`` for a statement whose every parameter is the caller's (all the
+    prepared ones): the values taken in one ``itemgetter`` call and only those with a
+    processor converted, about a third of ``_bound``'s time on an event's seven."""
+    names = tuple(name for name, _, _ in binds)
+    if not names or any(default is not _REQUIRED for _, _, default in binds):
+        return lambda params: _bound_with(binds, positional, params)
+    taken = itemgetter(*names)
+    converted = tuple((i, p) for i, (_, p, _) in enumerate(binds) if p is not None)
+    if len(names) == 1:
+        name, processor = names[0], binds[0][1]
+        if processor is None:
+            return (lambda p: (p[name],)) if positional else (lambda p: {name: p[name]})
+        if positional:
+            return lambda p: (processor(p[name]),)
+        return lambda p: {name: processor(p[name])}
+    if positional and not converted:
+        return cast(Callable[[Mapping[str, Any]], Any], taken)
+
+    def bind(params: Mapping[str, Any]) -> Any:
+        values = list(taken(params))
+        for i, processor in converted:
+            values[i] = processor(values[i])
+        return tuple(values) if positional else dict(zip(names, values, strict=True))
+
+    return bind
+
+
+def _bound_with(
+    binds: tuple[tuple[str, _Processor, object], ...], positional: bool, params: Mapping[str, Any]
+) -> Any:
     values = []
-    for name, processor, default in compiled.binds:
+    for name, processor, default in binds:
         value = params[name] if default is _REQUIRED else params.get(name, default)
         values.append(value if processor is None else processor(value))
-    if compiled.positional:
+    if positional:
         return tuple(values)
-    return {name: value for (name, _, _), value in zip(compiled.binds, values, strict=True)}
+    return {name: value for (name, _, _), value in zip(binds, values, strict=True)}
 
 
-def _result_processors(compiled: _Compiled, description: Any) -> tuple[_Processor, ...]:
+# Each dialect's ``UtcDateTime`` bind processor, converting each moment once.
+_MOMENTS: WeakKeyDictionary[Dialect, Callable[[Any], Any]] = WeakKeyDictionary()
+
+
+def _moments(dialect: Dialect, processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The dialect's one remembering ``UtcDateTime`` processor (the type takes no
+    arguments: every column of it converts alike), shared by every statement, so the
+    ``now`` a command binds to its events, its game's row, its hand and its deadlines
+    is converted once."""
+    found = _MOMENTS.get(dialect)
+    if found is None:
+        found = _MOMENTS[dialect] = _remembered(processor)
+    return found
+
+
+def _remembered(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A moment's bind processor that converts each moment once: a command binds the
+    same ``now`` to each of its events and its rows (3.6 us each on SQLite, through
+    ``UtcDateTime`` and the dialect's text), and the game's own times every save. The
+    same moment gives the same text or value (``UtcDateTime`` takes it to UTC first,
+    so an equal moment in another zone too); only aware ``datetime`` values are kept
+    (a naive one is refused by the processor, every time), at most 256 of them."""
+    seen: dict[datetime, Any] = {}
+
+    def process(value: Any) -> Any:
+        if type(value) is not datetime:
+            return processor(value)
+        try:
+            return seen[value]
+        except KeyError:
+            pass
+        converted = processor(value)
+        if len(seen) >= 256:
+            seen.clear()
+        seen[value] = converted
+        return converted
+
+    return process
+
+
+def _result_processors(
+    compiled: _Compiled, description: Any
+) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
     """Each column's processor as SQLAlchemy's result would pick it: the compiled
-    statement's column type, for the driver's type code of that column. The
-    compiled columns come in the text's order, one for each the cursor answers."""
+    statement's column type, for the driver's type code of that column; only the
+    columns that have one, by position. The compiled columns come in the text's
+    order, one for each the cursor answers."""
     columns = compiled.compiled._result_columns
     if description is None or len(columns) != len(description):
         raise ValueError("a prepared statement's columns are the ones it compiled")
     dialect = compiled.compiled.dialect
-    return tuple(
+    processors = (
         column[3]._cached_result_processor(dialect, described[1])
         for column, described in zip(columns, description, strict=True)
     )
+    return tuple((i, p) for i, p in enumerate(processors) if p is not None)
 
 
 def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
@@ -291,8 +383,13 @@ def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
         default: object = _REQUIRED
         if not bind.required:
             default = bind.effective_value
-        processor = processors.get(name)
-        if processor is not None and not callable(processor):
+        found = processors.get(name)
+        if found is not None and not callable(found):
             raise ValueError("a prepared statement has no tuple parameters")
+        processor: _Processor = found
+        if found is not None and type(bind.type) is UtcDateTime:
+            processor = _moments(dialect, found)
         binds.append((name, processor, default))
-    return _Compiled(compiled.string, positional, tuple(binds), compiled)
+    return _Compiled(
+        compiled.string, positional, tuple(binds), compiled, _binder(tuple(binds), positional)
+    )

@@ -24,6 +24,7 @@ from cardroom.history.fairness import (
     ProofStep,
     commit,
     dealing_map,
+    deck_root,
     new_salts,
     path_sides,
     proof_document,
@@ -185,6 +186,27 @@ def test_commit_refuses_a_deck_that_is_not_52_distinct_cards_and_bad_salts() -> 
         commit(range(52), [b"short"] * 52)
     with pytest.raises(FairnessError, match="outside the deck"):
         reveal(commit(range(52), TEST_SALTS)[1], [52])
+
+
+def test_the_deals_root_is_the_commitments_root() -> None:
+    """``deck_root`` (the deal's, without the tree) gives ``commit``'s root for any
+    deck and salts, and refuses what ``commit`` refuses, with the same sentence."""
+    rng = random.Random(52)
+    for _ in range(200):
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        salts = [rng.randbytes(32) for _ in range(DECK_SIZE)]
+        assert deck_root(deck, salts) == commit(deck, salts)[0]
+    for deck, salts in (
+        ([0] * 52, TEST_SALTS),
+        (range(51), TEST_SALTS),
+        (range(52), TEST_SALTS[:-1]),
+        (range(52), [b"short"] * 52),
+    ):
+        with pytest.raises(FairnessError) as by_commit:
+            commit(deck, salts)
+        with pytest.raises(FairnessError, match=re.escape(str(by_commit.value))):
+            deck_root(deck, salts)
 
 
 def test_salts_come_from_the_source_given() -> None:

@@ -12,9 +12,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, inspect, select
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.exc import DetachedInstanceError
 
-from cardroom.service import deadlines, lobby, play
+from cardroom.service import deadlines, game_rows, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
 from cardroom.service.game import reactions
@@ -122,7 +124,7 @@ def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext)
         assert sent[0].endswith("FOR UPDATE"), sent[0]
     assert verbs(body) == [
         "SELECT games.id, games.host_id,",  # the row, locked
-        "INSERT INTO game_events",  # the action's events, one executemany
+        "INSERT INTO game_events",  # the action's events, one INSERT of them all
         "UPDATE games SET",  # the row written back
         "SELECT deadlines.id, deadlines.kind,",  # the pending deadlines
         "UPDATE deadlines SET",  # the turn moves to the next player
@@ -309,3 +311,31 @@ def test_a_deadline_refused_after_its_save_reports_the_row_as_stored(
     assert fired.result.events == ()
     assert (fired.result.version, fired.result.status) == (before["version"], before["status"])
     assert the_row(ctx, game) == before
+
+
+def test_a_game_of_a_kept_row_is_the_one_the_orm_would_make_of_it(ctx: ServiceContext) -> None:
+    """``game_rows.game_of`` sets up the instance's state by hand, as
+    ``make_transient_to_detached`` would: the same identity, values, expired and
+    committed attributes; detached, unmodified; ``chat_on`` raises when read."""
+    game_id, _, _ = heads_up(ctx)
+    with make_sessionmaker(ctx.engine).begin() as session:
+        row = game_rows.kept_row(game_rows.lock_game(session, game_id))
+    built = game_rows.game_of(row)
+    orm: Game = inspect(Game).class_manager.new_instance()
+    orm.__dict__.update(row)
+    orm.__dict__["state"] = None
+    make_transient_to_detached(orm)
+    ours, theirs = inspect(built), inspect(orm)
+    assert ours.key == theirs.key == (Game, (game_id,), None)
+    assert ours.expired_attributes == theirs.expired_attributes == {"chat_on"}
+    assert ours.unloaded == theirs.unloaded
+    assert ours.committed_state == theirs.committed_state == {}
+    assert ours.detached and not ours.modified and not theirs.modified
+    loaded = [dict(s.dict) for s in (ours, theirs)]
+    for values in loaded:
+        del values["_sa_instance_state"]
+    assert loaded[0] == loaded[1]
+    with pytest.raises(DetachedInstanceError):
+        _ = built.chat_on
+    built.version += 1  # a command's change stays its own
+    assert row["version"] == built.version - 1

@@ -6,7 +6,7 @@ it cannot send as one fixed text."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, cast
 
 import pytest
@@ -149,3 +149,22 @@ def test_it_refuses_parameters_expanded_at_execution(db: Engine) -> None:
     listed = select(_USERS.c.id).where(_USERS.c.id.in_(bindparam("ids", expanding=True)))
     with make_sessionmaker(db).begin() as session, pytest.raises(ValueError):
         Prepared(listed).rows(session, {"ids": [1, 2]})
+
+
+def test_a_moment_is_stored_the_same_each_time_it_is_bound(db: Engine) -> None:
+    """Moments are converted once and remembered (``prepared._moments``): the same
+    moment, an equal one in another zone, and later different ones are each stored as
+    the session stores them, and a naive one is refused every time."""
+    east = timezone(timedelta(hours=5, minutes=30))
+    moments = [NOW, NOW, NOW.astimezone(east), NOW + timedelta(microseconds=1), NOW]
+    with make_sessionmaker(db).begin() as session:
+        for i, moment in enumerate(moments):
+            session.execute(_INSERT, _action(f"session {i}", created_at=moment))
+            Prepared(_INSERT).execute(session, _action(f"prepared {i}", created_at=moment))
+        for i in range(len(moments)):
+            assert _stored(session, f"prepared {i}") == _stored(session, f"session {i}")
+        for _ in range(2):
+            with pytest.raises(ValueError, match="naive"):
+                Prepared(_INSERT).execute(
+                    session, _action("naive", created_at=NOW.replace(tzinfo=None))
+                )
