@@ -109,8 +109,8 @@ def test_an_answer_for_a_closed_loop_does_not_stop_the_committer(held: _Held) ->
         await asyncio.sleep(0.05)
         waiting.cancel()  # the loop ends with the command still in the batch
 
-    async def next_one() -> int:
-        return await committer.run(_queued(2), lambda _done: 2)
+    async def next_one() -> int:  # bounded: a committer that died answers nobody
+        return await asyncio.wait_for(committer.run(_queued(2), lambda _done: 2), 10)
 
     try:
         _on_a_loop(left_waiting)
