@@ -1,0 +1,243 @@
+"""What the event loop spends on one socket command, without uvicorn: the load test's
+busy heads-up tables played over their table sockets (``routes.ws``'s reading loop,
+``socket_commands``, the process's real committer thread, ``Live``'s announcements
+and each socket's catch-up), each socket a stand-in that hands the loop the client's
+text and takes what is sent. The figure is the CPU time of the loop's thread per
+command: the committer's own work is on its thread and not counted.
+
+Each round sends one command per table (the player to act checks or calls; after a
+hand, each player presses Continue) and waits until every socket has its answer and
+both players' sockets have the change.
+
+    $ .venv/bin/python benchmarks/socket_loop.py --rounds 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+BENCHMARKS = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCHMARKS))
+
+from command_path import TABLES  # noqa: E402
+
+from cardroom.config import PasswordHashing, Settings  # noqa: E402
+from cardroom.deck import SeededRandomSource  # noqa: E402
+from cardroom.service import accounts, lobby  # noqa: E402
+from cardroom.service.context import ServiceContext  # noqa: E402
+from cardroom.service.game_records import PlayResult  # noqa: E402
+from cardroom.store.db import make_engine, make_sessionmaker  # noqa: E402
+from cardroom.store.migrate import upgrade  # noqa: E402
+from cardroom.store.models import Game  # noqa: E402
+from cardroom.table import Table, table_from_dict  # noqa: E402
+from cardroom.web import game_reads  # noqa: E402
+from cardroom.web.live import Live  # noqa: E402
+from cardroom.web.routes import ws  # noqa: E402
+
+PASSWORD = "correct horse battery"
+
+
+class _Socket:
+    """Starlette's ``WebSocket`` as far as the room's sockets use it."""
+
+    def __init__(self, watcher: _Watchers, user: int) -> None:
+        self.query_params: dict[str, str] = {}
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.watchers = watcher
+        self.user = user
+        self.sent = 0
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def send_text(self, text: str) -> None:
+        self.sent += 1
+        if text.startswith('{"type":"result"') or text.startswith('{"type":"refused"'):
+            self.watchers.answered()
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+    async def send_json(self, data: Any) -> None:
+        pass
+
+
+class _Watchers:
+    def __init__(self) -> None:
+        self.waiting = 0
+        self.done = asyncio.Event()
+
+    def expect(self, answers: int) -> None:
+        self.waiting = answers
+        self.done.clear()
+
+    def answered(self) -> None:
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.done.set()
+
+
+def _next_messages(table: Table, version: int, ref: int) -> list[tuple[int, str]]:
+    hand = table.hand
+    if hand is not None and not hand.is_over:
+        seat = hand.seat_to_act
+        player = next(s.player for s in table.seats.values() if s.number == seat)
+        kind = "check" if hand.legal_actions().to_call == 0 else "call"
+        body = {"type": "act", "ref": str(ref), "kind": kind, "version": version}
+        return [(player, json.dumps(body))]
+    players = [s.player for s in table.seats.values()]
+    waiting = [u for u in players if u not in table.continued]
+    return [(u, json.dumps({"type": "continue", "ref": str(ref)})) for u in waiting]
+
+
+def _counted(reads: dict[str, int], name: str, read: Any) -> Any:
+    """``read``, counting its calls in ``reads[name]`` (a socket reading the game)."""
+
+    def counted(*args: Any) -> Any:
+        reads[name] += 1
+        return read(*args)
+
+    return counted
+
+
+class _Collections:
+    """The CPU time each thread spends in the garbage collector, by generation."""
+
+    def __init__(self) -> None:
+        self.cpu: Counter[tuple[str, int]] = Counter()
+        self._began: dict[int, float] = {}
+
+    def hear(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.thread_time()
+        if phase == "start":
+            self._began[threading.get_ident()] = now
+            return
+        began = self._began.pop(threading.get_ident(), None)
+        if began is not None:
+            self.cpu[threading.current_thread().name, info["generation"]] += now - began
+
+
+async def _run(
+    ctx: ServiceContext, tables: int, rounds: int, threshold: tuple[int, ...] | None
+) -> dict[str, Any]:
+    live = Live(lambda: ctx, clock=False)
+    live._loop = asyncio.get_running_loop()
+    after: dict[int, tuple[Table, int]] = {}
+    announce = live.announce
+
+    def kept(result: PlayResult, answering: int | None = None) -> Any:
+        if result.after is not None:
+            after[result.game_id] = (result.after.table, result.version)
+        return announce(result, answering)
+
+    live.announce = kept  # type: ignore[method-assign]
+    reads = {"change_after": 0, "update_for": 0}
+    for module, name in ((game_reads, "change_after"), (ws, "update_for")):
+        setattr(module, name, _counted(reads, name, getattr(module, name)))
+    stamp = time.time_ns() % 10**9
+    source = SeededRandomSource(1)
+    watchers = _Watchers()
+    sockets: dict[tuple[int, int], _Socket] = {}
+    serving = []
+    for t in range(tables):
+        seated = []
+        for i in range(2):
+            name = f"s{stamp}t{t}p{i}"
+            user = accounts.sign_up(ctx, name, PASSWORD).id
+            token = accounts.sign_in(ctx, name, PASSWORD).token
+            seated.append((user, token))
+        game = lobby.create_game(ctx, seated[0][0], TABLES["cash"]).game_id
+        lobby.join(ctx, game, seated[1][0], source=source)
+        with ctx.sessions() as session:
+            row = session.get_one(Game, game)
+            after[game] = (table_from_dict(row.state), row.version)
+        for user, token in seated:
+            socket = _Socket(watchers, user)
+            sockets[game, user] = socket
+            feed = ws.GameFeed(socket, live, token, game, user)  # type: ignore[arg-type]
+            live.watch_game(game, feed)
+            await feed.snapshot()
+            serving.append(asyncio.create_task(ws._serve(socket, feed)))  # type: ignore[arg-type]
+    gc.collect()
+    gc.freeze()  # as the server does after start-up (cardroom.web.app)
+    if threshold:
+        gc.set_threshold(*threshold)
+    collected = _Collections()
+    gc.callbacks.append(collected.hear)
+    cpu = 0.0
+    commands = 0
+    for round_no in range(rounds + 1):
+        messages = [
+            (game, user, text)
+            for game, (table, version) in sorted(after.items())
+            for user, text in _next_messages(table, version, round_no)
+        ]
+        watchers.expect(len(messages))
+        start = time.thread_time()
+        for game, user, text in messages:
+            sockets[game, user].incoming.put_nowait({"type": "websocket.receive", "text": text})
+        await watchers.done.wait()
+        for _ in range(20):  # the sockets' pumps finish after the last answer
+            await asyncio.sleep(0)
+        if round_no > 0:  # the first round decodes every table: not counted
+            cpu += time.thread_time() - start
+            commands += len(messages)
+        else:
+            collected.cpu.clear()
+    for socket in sockets.values():
+        socket.incoming.put_nowait({"type": "websocket.disconnect"})
+    await asyncio.gather(*serving)
+    await asyncio.to_thread(live.committer.stop)
+    return {
+        "tables": tables,
+        "commands": commands,
+        "loop_cpu_ms_per_command": round(1000 * cpu / commands, 4),
+        "reads": reads,
+        "gc_cpu_ms_per_command_by_thread_and_generation": {
+            f"{who} {gen}": round(1000 * spent / commands, 4)
+            for (who, gen), spent in sorted(collected.cpu.items())
+        },
+        "messages_sent_per_command": round(
+            sum(s.sent for s in sockets.values()) / max(commands, 1), 2
+        ),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument(
+        "--gc-threshold", type=int, nargs="+", help="gc.set_threshold's, after the freeze"
+    )
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = Settings(
+            database_url=f"sqlite:///{Path(scratch) / 'bench.db'}",
+            password_hashing=PasswordHashing.cheap(),
+        )
+        engine = make_engine(settings)
+        upgrade(engine)
+        ctx = ServiceContext(settings=settings, sessions=make_sessionmaker(engine))
+        try:
+            import uvloop
+
+            result = uvloop.run(_run(ctx, args.tables, args.rounds, args.gc_threshold))
+        except ImportError:
+            result = asyncio.run(_run(ctx, args.tables, args.rounds, args.gc_threshold))
+        engine.dispose()
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
