@@ -31,10 +31,12 @@ import collections
 import contextlib
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ValidationError
 from starlette.routing import Match, WebSocketRoute
@@ -166,10 +168,26 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any] | str:
     if len(text) > WS_MESSAGE_MAX_CHARS:
         return f"A message is at most {WS_MESSAGE_MAX_CHARS} characters."
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
         return NOT_JSON
     return data if isinstance(data, dict) else NOT_JSON
+
+
+# A run of digits as long as the largest 64-bit integers': orjson reads such an
+# integer as a float, where json keeps it whole (and validation says so).
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)``, the same objects or the same refusal, at a fifth of its
+    CPU for a message of play: through orjson, unless the text holds a number orjson
+    would read otherwise; what orjson refuses (``NaN``, a lone surrogate, ``1e400``,
+    malformed text) goes to json, which accepts it or refuses it itself."""
+    if _LONG_DIGITS.search(text) is None:
+        with contextlib.suppress(orjson.JSONDecodeError):
+            return orjson.loads(text)
+    return json.loads(text)
 
 
 def _parse(model: type[BaseModel], data: dict[str, Any]) -> BaseModel | str:
