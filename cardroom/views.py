@@ -125,7 +125,9 @@ def hand_view(
     hand: Hand, viewer: int | None, *, full: bool = False, equity: bool = False
 ) -> dict[str, Any]:
     """The state of a hand for one viewer: stacks, bets, the board, the pots, whose
-    turn it is, and the viewer's own legal actions when it is theirs. ``equity``: also
+    turn it is, and the viewer's own legal actions when it is theirs. Each player's
+    and each pot's keys are in the order the socket writes them
+    (``cardroom.web.game_answers``, which writes them as they are). ``equity``: also
     each shown hand's chance to win by street after an all-in run-out
     (``run_out_equity``; otherwise the key is None)."""
     hole = visible_hole_cards(hand, viewer, full=full)
@@ -141,8 +143,8 @@ def hand_view(
                 "bet": hand.bets[i],
                 "folded": hand.folded[i],
                 "all_in": hand.stacks[i] == 0 and not hand.folded[i],
-                "cards": hole.get(seat),
                 "has_cards": not hand.folded[i],
+                "cards": hole.get(seat),
             }
         )
     to_act = hand.seat_to_act

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
-from cardroom.service.game_details import detail_of, public_detail
+from cardroom.service.game_details import MomentDetails
 from cardroom.service.game_records import GameDetail
 from cardroom.service.game_views import (
     GameChange,
@@ -54,17 +54,17 @@ class ChangeViews:
     hand (every spectator and every player not dealt in sees it from no seat, and
     every viewer sees an event that shows no hole card alike:
     ``views.SEEN_FROM_A_SEAT``), the part of the game every viewer sees alike
-    (``game_details.public_detail``: the summary, the seats, the clocks), made at the
-    first viewer's ``now``, and the JSON the web layer writes of what they share
-    (``written``). Held beside the change by the process's sockets
-    (``cardroom.web.game_reads``) and by the command's answer. The memos are filled
-    from the event loop and the committer's thread at once (a race only makes a view
-    or a text twice, alike); what is made from the table is made under the seal's
-    lock, so that sealing waits for it."""
+    (``game_details.MomentDetails``: the summary, the seats, the clocks, the
+    spectators' hand), made at the first viewer's ``now``, and the JSON the web
+    layer writes of what they share (``written``). Held beside the change by the
+    process's sockets (``cardroom.web.game_reads``) and by the command's answer. The
+    memos are filled from the event loop and the committer's thread at once (a race
+    only makes a view or a text twice, alike); what is made from the table is made
+    under the seal's lock, so that sealing waits for it."""
 
     change: GameChange
     _events: dict[tuple[int, int | None], ViewedEvent] = field(default_factory=dict)
-    _public: GameDetail | None = None
+    _details: MomentDetails | None = None
     _seal: _Seal = field(default_factory=_Seal)
     # id(part) -> (part, its text): the part is kept with its text, so that its id
     # names no other object while the entry lasts.
@@ -135,7 +135,7 @@ class ChangeViews:
     ) -> ChangeViews:
         """These views for ``change``, which ends as this one does and reaches further
         back: sealed with these, sharing what was made from the table."""
-        return ChangeViews(change, events, self._public, self._seal, dict(self._texts))
+        return ChangeViews(change, events, self._details, self._seal, dict(self._texts))
 
     def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:
         """The events' views made so far, by event number and seat (a joined change
@@ -145,7 +145,7 @@ class ChangeViews:
     def kept(self) -> int:
         """How many views are kept (events', the public detail, the sealed ones, the
         texts written of them)."""
-        kept = len(self._events) + (self._public is not None) + len(self._seal.details)
+        kept = len(self._events) + (self._details is not None) + len(self._seal.details)
         return kept + len(self._texts)
 
     def forget(self) -> None:
@@ -153,17 +153,13 @@ class ChangeViews:
         every viewer has had theirs, and the change is kept until the next one (4 KB
         more per heads-up table while it is)."""
         self._events = {}
-        self._public = None
+        self._details = None
         self._texts = {}
         with self._seal.lock:
             self._seal.details.clear()
 
     def _detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
-        moment = self.change.moment
-        public = self._public
-        if public is None:
-            # With the spectators' hand even at a table of players only: each
-            # player's own is made from it (``views.seat_hand_view``), for less than
-            # making the whole of it again per player.
-            public = self._public = public_detail(moment, now)
-        return detail_of(moment, viewer_id, now, public)
+        details = self._details
+        if details is None:
+            details = self._details = MomentDetails(self.change.moment, now)
+        return details.detail(viewer_id, now)

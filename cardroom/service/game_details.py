@@ -162,21 +162,76 @@ def detail_of(
         cost = seat_price(moment.game, table, viewer_id, seconds_of(moment.game, now))
     if hand is public.hand and viewer_seat is None and cost is None:
         return public
-    # Field by field: ``dataclasses.replace`` takes more than twice as long (12
-    # against 5 microseconds), once per viewer of every change.
+    return _with_hand(public, hand, viewer_seat, cost)
+
+
+class MomentDetails:
+    """``detail_of`` for the several viewers of one moment (a change's sockets and
+    its command's answer), making what they see alike once: the part of the game
+    every viewer sees (``public_detail`` without its hand: the summary, the seats,
+    the clocks, made at the first viewer's ``now``), the spectators' hand, from which
+    each player's own is made (``views.seat_hand_view``), and a spectator's whole
+    detail, shared by every spectator. Nothing more: the spectators' hand is made
+    for the players' sake too, but a spectator's detail only when one asks.
+    Not thread-safe: its caller makes the views under a lock (``change_views``)."""
+
+    __slots__ = ("_hand", "_spectators", "moment", "public")
+
+    def __init__(self, moment: GameMoment, now: datetime) -> None:
+        self.moment = moment
+        # Without its hand: every detail here takes the hand its viewer sees.
+        self.public = public_detail(moment, now, with_hand=False)
+        self._hand: HandView | None = None  # the spectators' hand, once made
+        self._spectators: GameDetail | None = None
+
+    def detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
+        """``detail_of(moment, viewer_id, now)``, the same record."""
+        table = self.moment.table
+        viewer_seat = seat_of(table, viewer_id)
+        if viewer_id is None:
+            return self._spectators_detail()
+        if _sees_more(table, viewer_id, viewer_seat):
+            hand = _hand_view(table, viewer_id, viewer_seat, self._spectators_hand())
+        else:
+            hand = self._spectators_hand()
+        cost = None
+        if viewer_seat is None:
+            cost = seat_price(self.moment.game, table, viewer_id, seconds_of(self.moment.game, now))
+        return _with_hand(self.public, hand, viewer_seat, cost)
+
+    def _spectators_hand(self) -> HandView | None:
+        hand = self._hand
+        if hand is None and self.moment.table.hand is not None:
+            hand = self._hand = spectators_hand(self.moment.table)
+        return hand
+
+    def _spectators_detail(self) -> GameDetail:
+        detail = self._spectators
+        if detail is None:
+            detail = _with_hand(self.public, self._spectators_hand(), None, None)
+            self._spectators = detail
+        return detail
+
+
+def _with_hand(
+    public: GameDetail, hand: HandView | None, viewer_seat: int | None, cost: int | None
+) -> GameDetail:
+    """``public`` with the viewer's hand, seat and cost. Field by field:
+    ``dataclasses.replace`` takes more than twice as long (12 against 5
+    microseconds), once per viewer of every change."""
     return GameDetail(
-        summary=public.summary,
-        seats=public.seats,
-        hand=hand,
-        level=public.level,
-        viewer_seat=viewer_seat,
-        viewer_cost=cost,
-        turn_due_at=public.turn_due_at,
-        deal_due_at=public.deal_due_at,
-        cancel_due_at=public.cancel_due_at,
-        next_level_at=public.next_level_at,
-        finishes=public.finishes,
-        last_seq=public.last_seq,
+        public.summary,
+        public.seats,
+        hand,
+        public.level,
+        viewer_seat,
+        cost,
+        public.turn_due_at,
+        public.deal_due_at,
+        public.cancel_due_at,
+        public.next_level_at,
+        public.finishes,
+        public.last_seq,
     )
 
 
@@ -264,7 +319,8 @@ def _seat_view(table: Table, number: int, names: Mapping[int, str]) -> SeatView:
 def _hand_view(
     table: Table, viewer_id: int | None, viewer_seat: int | None, seen: HandView | None = None
 ) -> HandView | None:
-    """``seen``: ``spectators_hand(table)`` of the table as it is, when made already."""
+    """``seen``: ``spectators_hand(table)`` of the table as it is, when made already:
+    what every viewer sees alike is taken from it."""
     hand = table.hand
     if hand is None:
         return None
@@ -280,12 +336,29 @@ def _hand_view(
     if running and viewer_seat is not None and hand.seat_to_act == viewer_seat:
         la = hand.legal_actions()
         legal = LegalActionsView(
-            kinds=tuple(k.value for k in la.kinds()),
-            to_call=la.to_call,
-            call_amount=la.call_amount,
-            min_to=la.min_to,
-            max_to=la.max_to,
-            all_in_to=la.all_in_to,
+            tuple(k.value for k in la.kinds()),
+            la.to_call,
+            la.call_amount,
+            la.min_to,
+            la.max_to,
+            la.all_in_to,
+        )
+    if seen is not None:
+        return HandView(
+            seen.number,
+            seen.running,
+            seen.street,
+            seen.board,
+            seen.pot,
+            seen.button_seat,
+            seen.small_blind_seat,
+            seen.big_blind_seat,
+            seen.small_blind,
+            seen.big_blind,
+            seen.seat_to_act,
+            mine,
+            legal,
+            views.seat_hand_view(seen.view, hand, seat_in_hand),
         )
     setup = hand.setup
     return HandView(
@@ -302,9 +375,5 @@ def _hand_view(
         seat_to_act=hand.seat_to_act if running else None,
         my_cards=mine,
         legal=legal,
-        view=(
-            views.hand_view(hand, seat_in_hand, equity=True)
-            if seen is None
-            else views.seat_hand_view(seen.view, hand, seat_in_hand)
-        ),
+        view=views.hand_view(hand, seat_in_hand, equity=True),
     )

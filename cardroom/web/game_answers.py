@@ -9,7 +9,7 @@ viewer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import partial
 from typing import Any
 
@@ -220,8 +220,6 @@ def _text(value: Any) -> str:
 
 _SUMMARY_FIELDS = tuple(GameSummaryOut.model_fields)
 _SEAT_FIELDS = tuple(SeatOut.model_fields)
-_HAND_PLAYER_FIELDS = tuple(HandPlayerOut.model_fields)
-_POT_FIELDS = tuple(PotOut.model_fields)
 
 
 def event_data(event: ViewedEvent) -> dict[str, Any]:
@@ -266,14 +264,27 @@ def events_text(
     return _text(message)
 
 
-def _summary_data(game: GameSummary) -> dict[str, Any]:
+# The service's summary and seat records have the models' fields in the models'
+# order, so orjson writes them as they are, as it writes a dict of their fields
+# (tests/web/test_answer_json.py), without the dict made of each.
+_AS_THEY_ARE = (
+    tuple(f.name for f in fields(GameSummary)) == _SUMMARY_FIELDS
+    and tuple(f.name for f in fields(SeatView)) == _SEAT_FIELDS
+)
+
+
+def _summary_data(game: GameSummary) -> object:
+    if _AS_THEY_ARE:
+        return game
     data = {name: getattr(game, name) for name in _SUMMARY_FIELDS}
     data["payouts"] = list(game.payouts)
     return data
 
 
-def _seat_data(seat: SeatView) -> dict[str, Any]:
-    return {name: getattr(seat, name) for name in _SEAT_FIELDS}
+def _seats_data(seats: tuple[SeatView, ...]) -> object:
+    if _AS_THEY_ARE:
+        return seats
+    return [{name: getattr(seat, name) for name in _SEAT_FIELDS} for seat in seats]
 
 
 def _legal_data(legal: LegalActionsView | None) -> dict[str, Any] | None:
@@ -308,22 +319,23 @@ def _equity_data(steps: list[dict[str, Any]] | None) -> list[dict[str, Any]] | N
 
 def _hand_data(hand: HandView) -> dict[str, Any]:
     view = hand.view  # cardroom.views.hand_view: the one decision about hole cards
+    # Its board, pots and players are lists of what the models hold, their keys the
+    # models' fields in their order (tests/web/test_answer_json.py): written as
+    # they are.
     return {
         "number": hand.number,
         "running": hand.running,
         "street": view["street"],
-        "board": list(view["board"]),
+        "board": view["board"],
         "pot": view["pot"],
-        "pots": [{name: pot[name] for name in _POT_FIELDS} for pot in view["pots"]],
+        "pots": view["pots"],
         "button_seat": view["button_seat"],
         "small_blind_seat": view["small_blind_seat"],
         "big_blind_seat": view["big_blind_seat"],
         "small_blind": view["small_blind"],
         "big_blind": view["big_blind"],
         "seat_to_act": hand.seat_to_act,
-        "players": [
-            {name: player[name] for name in _HAND_PLAYER_FIELDS} for player in view["players"]
-        ],
+        "players": view["players"],
         "my_cards": [card_text(c) for c in hand.my_cards],
         "legal": _legal_data(hand.legal),
         "equity": _equity_data(view.get("equity")),
@@ -335,7 +347,7 @@ def _game_data(detail: GameDetail) -> dict[str, Any]:
         "summary": _summary_data(detail.summary),
         "version": detail.summary.version,
         "last_seq": detail.last_seq,
-        "seats": [_seat_data(s) for s in detail.seats],
+        "seats": _seats_data(detail.seats),
         "hand": None if detail.hand is None else _hand_data(detail.hand),
         "level": detail.level,
         "viewer_seat": detail.viewer_seat,
@@ -408,7 +420,7 @@ def _public_text(detail: GameDetail) -> _PublicText:
             "summary": _summary_data(detail.summary),
             "version": version,
             "last_seq": detail.last_seq,
-            "seats": [_seat_data(s) for s in detail.seats],
+            "seats": _seats_data(detail.seats),
         },
     }
     tail = _closing_data(detail)

@@ -44,7 +44,11 @@ class FeedMessages:
     """The server's way: one ``ChangeViews`` per change, sealed for its viewers as
     the committer seals it, shared by the answer and every socket (``Live.announce``,
     ``GameFeed.catch_up``), and the text writers putting together what the views
-    wrote once for several viewers."""
+    wrote once for several viewers. ``only``: the viewers watching in this process
+    (the others are not sent anything, nor are their views made)."""
+
+    def __init__(self, only: frozenset[str] | None = None) -> None:
+        self.only = only
 
     def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
         return snapshot_text(game_details.game_detail(ctx, game, viewer))
@@ -58,6 +62,8 @@ class FeedMessages:
         sent: dict[str, int],
         viewers: dict[str, int | None],
     ) -> list[tuple[str, str]]:
+        if self.only is not None:
+            viewers = {name: v for name, v in viewers.items() if name in self.only}
         views = ChangeViews(change)
         views.seal(set(viewers.values()), ctx.now())
         answer = views.events(actor, change.after_seq)
@@ -81,13 +87,70 @@ def test_every_message_is_the_one_sent_before(played: Played) -> None:
     assert digests(played) == json.loads(GOLDEN.read_text())
 
 
-def test_every_message_is_the_models_own(played: Played) -> None:
+def test_every_message_is_the_models_own(played: Played, reference: Played) -> None:
     """The same messages in full, against the models in this checkout: a difference
     shows where it is."""
-    reference = play_table(ModelMessages())
     assert len(played.messages) == len(reference.messages)
     for ours, theirs in zip(played.messages, reference.messages, strict=True):
         assert ours == theirs
+
+
+@pytest.fixture(scope="module")
+def reference() -> Played:
+    return play_table(ModelMessages())
+
+
+@pytest.mark.parametrize(
+    "watching",
+    [("alice", "bob"), ("carol", "spectator"), ("spectator",), ("bob", "carol")],
+    ids="+".join,
+)
+def test_every_message_is_the_models_own_whoever_watches(
+    reference: Played, watching: tuple[str, ...]
+) -> None:
+    """With only the players watching in this process (no spectator's view made),
+    only spectators, or some of each, every viewer still gets the same bytes."""
+    ours = play_table(FeedMessages(frozenset(watching)))
+    wanted = {"actor", *watching}
+    theirs = [m for m in reference.messages if m[0] == 0 or m[1] in wanted]
+    assert len(ours.messages) == len(theirs)
+    for mine, model in zip(ours.messages, theirs, strict=True):
+        assert mine == model
+
+
+class DetailsCompared:
+    """Every viewer's detail of every change from one ``MomentDetails``, against
+    ``detail_of`` made for them alone; also for a player who is nowhere."""
+
+    def __init__(self) -> None:
+        self.compared = 0
+
+    def on_connect(self, ctx: ServiceContext, game: int, viewer: int | None) -> str:
+        return snapshot_text(game_details.game_detail(ctx, game, viewer))
+
+    def after_change(
+        self,
+        ctx: ServiceContext,
+        result: PlayResult,
+        change: GameChange,
+        actor: int,
+        sent: dict[str, int],
+        viewers: dict[str, int | None],
+    ) -> list[tuple[str, str]]:
+        moment, now = change.moment, ctx.now()
+        for order in (list(viewers.values()), list(reversed(viewers.values()))):
+            details = game_details.MomentDetails(moment, now)
+            for viewer in [*order, 10_000, None]:
+                made = details.detail(viewer, now)
+                assert made == game_details.detail_of(moment, viewer, now), viewer
+                self.compared += 1
+        return []
+
+
+def test_a_moments_details_are_each_viewers_own() -> None:
+    compared = DetailsCompared()
+    play_table(compared)
+    assert compared.compared > 200
 
 
 def test_the_plan_shows_what_it_must(played: Played) -> None:
@@ -205,7 +268,7 @@ def test_nobody_sees_a_card_they_may_not(played: Played) -> None:
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often ``ChangeViews`` makes its shared parts and its events' views."""
-    calls = {"public_detail": 0, "spectators_hand": 0, "view_event": 0}
+    calls = {"MomentDetails": 0, "spectators_hand": 0, "view_event": 0}
 
     def counting(real: Any, name: str) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -215,7 +278,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return wrapper
 
     for name in calls:
-        # The spectators' hand inside the public detail (``game_details``).
+        # The part of the game every viewer sees alike (``MomentDetails``) is made
+        # for ``change_views``, the spectators' hand inside it (``game_details``).
         module = game_details if name == "spectators_hand" else change_views
         real = getattr(module, name)
         monkeypatch.setattr(module, name, counting(real, name))
@@ -236,7 +300,7 @@ def test_viewers_of_a_change_share_its_views(
     views = ChangeViews(first)
     viewers: list[int | None] = [alice.id, bob.id, None, None, *(p.id for p in others)]
     updates = [views.update(v, 0, ctx.now()) for v in viewers]
-    assert counted["public_detail"] == 1 and counted["spectators_hand"] == 1
+    assert counted["MomentDetails"] == 1 and counted["spectators_hand"] == 1
     # A hole card seen from alice's seat, bob's, and no seat (every spectator
     # alike); every other event seen alike by all.
     hole_cards = sum(1 for e in first.events if e.kind == "HoleCardDealt")
@@ -244,6 +308,31 @@ def test_viewers_of_a_change_share_its_views(
     assert counted["view_event"] == 3 * hole_cards + len(first.events) - hole_cards
     for viewer, update in zip(viewers, updates, strict=True):
         assert update == game_views.update_from(first, viewer, 0, ctx.now())
+    # The spectators' detail is one record, shared by every anonymous spectator.
+    assert updates[2].detail is updates[3].detail
+
+
+def test_a_spectators_detail_is_made_for_spectators_only(
+    ctx: ServiceContext, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change watched by its players alone makes their two details and no
+    spectator's; with spectators, theirs once however many they are."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    first = game_views.change_after(ctx, game, 0)
+    made: list[int | None] = []
+    real = game_details._with_hand
+
+    def counting(public: Any, hand: Any, seat: int | None, cost: int | None) -> Any:
+        made.append(seat)
+        return real(public, hand, seat, cost)
+
+    monkeypatch.setattr(game_details, "_with_hand", counting)
+    ChangeViews(first).seal([alice.id, bob.id], ctx.now())
+    assert len(made) == 2 and None not in made
+    made.clear()
+    ChangeViews(first).seal([alice.id, None, bob.id, None], ctx.now())
+    assert len(made) == 3 and made.count(None) == 1
 
 
 def test_what_the_viewers_of_a_change_share_is_written_once(
@@ -312,7 +401,7 @@ def test_sockets_of_a_table_share_one_public_detail_per_change(
             if moves > 1:
                 made = counted["view_event"] - before["view_event"]
                 assert made == seq - seq_before, (moves, made)
-            assert counted["public_detail"] - before["public_detail"] == 1, (moves, counted, before)
+            assert counted["MomentDetails"] - before["MomentDetails"] == 1, (moves, counted, before)
             # carol and dave, neither seated nor dealt in, share the spectators' hand.
             assert counted["spectators_hand"] - before["spectators_hand"] == 1, moves
             # Once every socket has had its messages, the views are let go: a
