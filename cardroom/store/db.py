@@ -149,6 +149,12 @@ def _sqlite_engine(url: URL) -> Engine:
     writer = threading.Lock()
 
     def release(connection: Any) -> None:
+        # A connection lost in its transaction was invalidated: its ``info`` can no
+        # longer be read (PendingRollbackError), and SQLite ended the transaction
+        # with it. The lock it held goes back when the pool takes it in
+        # (``_on_checkin``, from the record's ``info``, which outlives it).
+        if connection.invalidated:
+            return
         if connection.info.pop(_HOLDS_WRITER_LOCK, False):
             writer.release()
 
@@ -177,6 +183,8 @@ def _sqlite_engine(url: URL) -> Engine:
 
     @event.listens_for(engine, "rollback")
     def _on_rollback(connection: Any) -> None:
+        if connection.invalidated:
+            return  # nothing left to roll back (``release``)
         try:
             if connection.info.get(_HOLDS_WRITER_LOCK):
                 with contextlib.suppress(Exception):  # a broken connection: gone anyway
