@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -45,6 +45,7 @@ from cardroom.service.users import (
 )
 from cardroom.store.db import reading
 from cardroom.store.models import Role, User, UserSession
+from cardroom.store.prepared import Prepared
 
 TOKEN_BYTES = 32
 
@@ -277,12 +278,18 @@ def users_in(
     (``cardroom.service.game.together``) prove the sessions of a whole batch so, at
     its start."""
     wanted = {token_hash(token): token for token in tokens}
-    rows = session.connection().execute(_PROOFS, {"token_hashes": sorted(wanted)})
-    found = {row.token_hash: row for row in rows}
+    hashes = sorted(wanted)
+    statement, places = _proofs_for(len(hashes))
+    # The places past the batch's hashes repeat the last one: the same rows found.
+    rows = statement.rows(
+        session, {f"h{i}": hashes[min(i, len(hashes) - 1)] for i in range(places)}
+    )
+    found = {row[0]: row[1:] for row in rows}
+    now = ctx.now()  # one moment for the batch's proofs, as its statement reads one
     proofs: dict[str, UserInfo | AuthenticationFailed | AccountSuspended] = {}
     for key, token in wanted.items():
         try:
-            proofs[token] = _judged(ctx, found.get(key))[0]
+            proofs[token] = _judged(now, found.get(key))[0]
         except (AuthenticationFailed, AccountSuspended) as refused:
             proofs[token] = refused
     return proofs
@@ -330,34 +337,46 @@ _PROOF = (
     .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
     .where(_SESSIONS.token_hash == bindparam("token_hash"))
 )
-_PROOFS = (
-    select(_SESSIONS.token_hash, *_PROOF.selected_columns)
-    .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
-    .where(_SESSIONS.token_hash.in_(bindparam("token_hashes", expanding=True)))
-)
+_PREPARED_PROOF = Prepared(_PROOF)
+
+
+@cache
+def _proofs_for(count: int) -> tuple[Prepared, int]:
+    """``users_in``'s statement for ``count`` sessions and how many hashes it takes:
+    ``count`` rounded up to a power of two, so that a batch (up to 32 commands)
+    meets one of six statements, each compiled once for each database and sent as
+    ``Prepared`` sends it (an ``IN`` list expanded at each execution cannot be)."""
+    places = 1 << max(count - 1, 0).bit_length()
+    hashed = _SESSIONS.token_hash
+    statement = (
+        select(hashed, *_PROOF.selected_columns)
+        .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
+        .where(hashed.in_([bindparam(f"h{i}", type_=hashed.type) for i in range(places)]))
+    )
+    return Prepared(statement), places
 
 
 def _proof(ctx: ServiceContext, session: Session, token: str) -> tuple[UserInfo, datetime]:
     """The session's user and when the session ends, or the refusal
     ``_session_for_token`` gives, in the same order of checks."""
-    row = session.connection().execute(_PROOF, {"token_hash": token_hash(token)}).first()
-    return _judged(ctx, row)
+    row = _PREPARED_PROOF.first(session, {"token_hash": token_hash(token)})
+    return _judged(ctx.now(), row)
 
 
-def _judged(ctx: ServiceContext, row: Any) -> tuple[UserInfo, datetime]:
-    """The user of a proof's row (None: no such session), or its refusal."""
+def _judged(now: datetime, row: Sequence[Any] | None) -> tuple[UserInfo, datetime]:
+    """The user of a proof's row, ``_PROOF``'s columns in order (None: no such
+    session), or its refusal."""
     if row is None:
         raise AuthenticationFailed(SIGN_IN_AGAIN)
-    if row.suspended:
+    revoked_at, expires_at, user_id, name, role, suspended, created_at = row
+    if suspended:
         raise AccountSuspended(SUSPENDED_SENTENCE)
-    if row.revoked_at is not None:
+    if revoked_at is not None:
         raise AuthenticationFailed(SIGN_IN_AGAIN)
-    if row.expires_at <= ctx.now():
+    if expires_at <= now:
         raise AuthenticationFailed(SESSION_EXPIRED)
-    user = UserInfo(
-        id=row.id, name=row.name, role=row.role, suspended=row.suspended, created_at=row.created_at
-    )
-    return user, row.expires_at
+    user = UserInfo(id=user_id, name=name, role=role, suspended=suspended, created_at=created_at)
+    return user, expires_at
 
 
 def _session_for_token(ctx: ServiceContext, session: Session, token: str) -> UserSession:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import socket
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -69,12 +69,11 @@ class ServiceContext:
     def close(self) -> None:
         self.engine.dispose()
 
-    @contextmanager
-    def transaction(self) -> Iterator[Session]:
+    def transaction(self) -> AbstractContextManager[Session]:
         """One use case's transaction: committed if the block ends normally, rolled
-        back if it raises (a refusal included)."""
-        with self.sessions.begin() as session:
-            yield session
+        back if it raises (a refusal included). The session maker's own context, not
+        a generator around it: every use case opens one."""
+        return self.sessions.begin()
 
     def now(self) -> datetime:
         moment = self.clock()

@@ -26,6 +26,7 @@ from cardroom.service.errors import (
     ServiceError,
     TooManyAttempts,
 )
+from cardroom.service.users import UserInfo
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import AdminAction, Role, User, UserSession
 
@@ -373,3 +374,57 @@ def test_every_refusal_is_a_value_error_with_a_sentence() -> None:
         refusal = error("Something is wrong.")
         assert isinstance(refusal, ServiceError) and isinstance(refusal, ValueError)
         assert str(refusal) == refusal.sentence == "Something is wrong."
+
+
+def _kinds_of_tokens(ctx: ServiceContext, clock: FakeClock) -> list[str]:
+    """One token of each kind a batch may bring: expired, live, signed out, of a
+    suspended user, a second live one, never issued."""
+    accounts.sign_up(ctx, "early", PASSWORD)
+    expired = accounts.sign_in(ctx, "early", PASSWORD).token
+    clock.advance(ctx.settings.session_lifetime)
+    for name in ("alice", "bob", "carol", "dave"):
+        accounts.sign_up(ctx, name, PASSWORD)
+    live, gone, suspended, other = (
+        accounts.sign_in(ctx, name, PASSWORD).token for name in ("alice", "bob", "carol", "dave")
+    )
+    accounts.sign_out(ctx, gone)
+    with make_sessionmaker(ctx.engine).begin() as session:  # the session row survives
+        session.scalars(select(User).where(User.name == "carol")).one().suspended = True
+    return [expired, live, gone, suspended, other, "never-issued"]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 6, 9, 17])
+def test_users_in_answers_each_token_as_user_for_token_does(
+    ctx: ServiceContext, clock: FakeClock, count: int
+) -> None:
+    """The batch's proof (one prepared statement for all its senders, its ``IN``
+    list padded to a power of two) gives each token what ``user_for_token`` gives
+    it alone, and what the session's row read through the ORM says: the same user,
+    or the same refusal with the same sentence."""
+    kinds = _kinds_of_tokens(ctx, clock)
+    tokens = [kinds[i % len(kinds)] for i in range(count)]
+    if count > len(kinds):  # more sessions than kinds: more live ones of the same user
+        tokens[len(kinds) :] = [
+            accounts.sign_in(ctx, "alice", PASSWORD).token for _ in range(count - len(kinds))
+        ]
+
+    def alone(token: str) -> object:
+        try:
+            return accounts.user_for_token(ctx, token)
+        except ServiceError as refused:
+            return (type(refused), refused.sentence)
+
+    def through_the_orm(token: str) -> object:
+        try:
+            with ctx.transaction() as session:
+                user = accounts._session_for_token(ctx, session, token).user
+                return UserInfo.of(user)
+        except ServiceError as refused:
+            return (type(refused), refused.sentence)
+
+    with ctx.transaction() as session:
+        proofs = accounts.users_in(ctx, session, tokens)
+    assert set(proofs) == set(tokens)
+    for token, proof in proofs.items():
+        answer = proof if not isinstance(proof, ServiceError) else (type(proof), proof.sentence)
+        assert answer == alone(token) == through_the_orm(token), token

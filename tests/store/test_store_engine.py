@@ -6,11 +6,13 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import Engine, event, text
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from cardroom.config import Settings
 from cardroom.store.db import SQLITE_BUSY_TIMEOUT_MS, make_engine, make_sessionmaker
@@ -120,3 +122,65 @@ def test_savepoints_go_as_their_text_and_keep_what_they_should(db: Engine) -> No
         f"SAVEPOINT {names[2]}",
         f"ROLLBACK TO SAVEPOINT {names[2]}",
     ]
+
+
+def test_a_lost_connection_rolls_back_with_its_own_error_and_frees_the_writer_lock(
+    tmp_path: Path,
+) -> None:
+    """A SQLite connection lost in a transaction is invalidated; the transaction's
+    end must not read it again (its ``info`` refuses, PendingRollbackError): the
+    use case sees the error that lost it, the session rolls back and closes, and the
+    next writer of the process gets the writer lock at once."""
+    engine = make_engine(Settings(database_url=f"sqlite:///{tmp_path / 'room.db'}"))
+    sessions = make_sessionmaker(engine)
+    try:
+        with pytest.raises(DBAPIError) as lost, sessions.begin() as session:
+            session.connection().connection.dbapi_connection.close()  # type: ignore[union-attr]
+            session.execute(text("SELECT 1"))
+        assert lost.value.connection_invalidated
+        session = sessions()
+        connection = session.connection()
+        connection.connection.dbapi_connection.close()  # type: ignore[union-attr]
+        with pytest.raises(DBAPIError):
+            session.execute(text("SELECT 1"))
+        started = time.monotonic()
+        session.rollback()
+        assert session.execute(text("SELECT 1")).scalar() == 1  # a new connection
+        session.close()
+        with sessions.begin() as other:  # on another thread it would wait for the lock
+            other.execute(text("SELECT 1"))
+        waited = time.monotonic() - started
+        assert waited < SQLITE_BUSY_TIMEOUT_MS / 2000, waited
+    finally:
+        engine.dispose()
+
+
+def test_a_begin_refused_by_sqlite_is_the_engines_error_and_frees_the_writer_lock(
+    tmp_path: Path,
+) -> None:
+    """``BEGIN IMMEDIATE`` goes to the driver itself when nobody listens
+    (``db._send``): SQLite's refusal still reaches the use case as SQLAlchemy's
+    ``OperationalError``, and the process's writer lock is handed on."""
+    path = tmp_path / "room.db"
+    engine = make_engine(Settings(database_url=f"sqlite:///{path}"))
+
+    @event.listens_for(engine, "connect")
+    def _no_wait(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute("PRAGMA busy_timeout=0")  # refused at once
+
+    sessions = make_sessionmaker(engine)
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with sessions.begin() as session:
+            session.execute(text("SELECT 1"))  # the file and its WAL exist
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(OperationalError, match="locked"), sessions.begin() as session:
+            session.execute(text("SELECT 1"))
+        other.execute("COMMIT")
+        started = time.monotonic()
+        with sessions.begin() as session:
+            assert session.execute(text("SELECT 1")).scalar() == 1
+        assert time.monotonic() - started < SQLITE_BUSY_TIMEOUT_MS / 2000
+    finally:
+        other.close()
+        engine.dispose()

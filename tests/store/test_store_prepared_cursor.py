@@ -94,7 +94,7 @@ def test_its_errors_are_sqlalchemys_either_way(db: Engine, way: str) -> None:
 
 
 def test_a_lost_connection_is_invalidated_either_way(db: Engine, way: str) -> None:
-    session = make_sessionmaker(db)()  # not closed on SQLite: see below
+    session = make_sessionmaker(db)()
     connection = session.connection()
     if db.dialect.name == "sqlite":
         connection.connection.dbapi_connection.close()  # type: ignore[union-attr]
@@ -106,11 +106,6 @@ def test_a_lost_connection_is_invalidated_either_way(db: Engine, way: str) -> No
         _NAME.rows(session, {"id": 1})
     assert lost.value.connection_invalidated
     assert connection.invalidated
-    if db.dialect.name == "sqlite":
-        # Its engine's rollback listener reads the invalidated connection's
-        # ``info``, which refuses (PendingRollbackError): the transaction's end
-        # is the engine's matter, not the statement's; it is left to the pool.
-        return
     session.rollback()
     assert _NAME.rows(session, {"id": 1}) == []  # a new connection from the pool
     session.close()

@@ -230,7 +230,8 @@ def _step(
             result = run()
         except ServiceError as refused:
             raise _RefusedAlone(Done(user, refused=refused)) from None
-        _settled(session)
+        session.flush()  # see below
+        _let_go(session)
         return Done(user, result=result)
     dialect = held.dialect
     dialect.do_savepoint(held, SAVEPOINT)
@@ -239,18 +240,18 @@ def _step(
     except ServiceError as refused:
         _undo(session, held)
         return Done(user, refused=refused)
+    # What the command set on ORM rows after its save (the clock's claim writes the
+    # deadline's outcome) goes before the release, as the session's own savepoint
+    # would flush it, and alone before the commit.
     session.flush()
     dialect.do_release_savepoint(held, SAVEPOINT)
-    _settled(session)
+    _let_go(session)
     return Done(user, result=result)
 
 
-def _settled(session: Session) -> None:
-    """What the command set on ORM rows after its save (the clock's claim writes the
-    deadline's outcome) reaches the database even with no savepoint to end; then
-    the next command starts from what is stored, as it would in a transaction of its
-    own: nothing this one loaded is kept in the session."""
-    session.flush()
+def _let_go(session: Session) -> None:
+    """The next command starts from what is stored, as it would in a transaction of
+    its own: nothing this one loaded is kept in the session."""
     if session.identity_map:
         session.expunge_all()
 
