@@ -29,6 +29,7 @@ as it comes): only then does the update go.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from typing import cast as type_cast
@@ -183,11 +184,13 @@ def _store(
     # Prepared statements (``cardroom.store.prepared``), after the session's
     # autoflush (a no-op after the reactions' flush), which keeps every row a notice
     # names written first, whoever calls.
-    record = _RECORD[session.get_bind().dialect.name]
+    recording = _RECORD[session.get_bind().dialect.name]
     path = game_path(game_id)
     deliveries: list[dict[str, Any]] = []
     notices: list[Notice] = []
     for draft in drafts:
+        turn = draft.kind is NoticeKind.YOUR_TURN
+        record = recording.turn if turn else recording.other
         recorded = record.first(
             session,
             {
@@ -208,7 +211,7 @@ def _store(
             # one told just now by another process.
             continue
         notice_id, in_app, browser, web_push, email, email_address, subscribed, older = recorded
-        if older and draft.kind is NoticeKind.YOUR_TURN:
+        if older and turn and not recording.supersedes:
             _SUPERSEDE.write(
                 session,
                 {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
@@ -304,13 +307,13 @@ def _setting(column: Any, default: bool | None) -> Any:
     return func.coalesce(chosen, true() if default else false())
 
 
-def _record_statement(dml: Any) -> Any:
+def _record_statement(dml: Any, *, older: bool = True) -> Any:
     """``INSERT INTO notices ... SELECT`` from the player's row if they are not
     suspended, ``ON CONFLICT DO NOTHING`` on ``(user_id, dedupe_key)``, ``RETURNING``
     the id and what the player chose: the channels in ``Preferences`` order and
     whether a browser is subscribed, and whether the player has an older unread turn
-    notice at the game (this one has another key). No row back: nothing recorded (a
-    suspended or unknown player, or a notice told already)."""
+    notice at the game (this one has another key; ``older``: ask). No row back:
+    nothing recorded (a suspended or unknown player, or a notice told already)."""
     values = select(*(bindparam(name, type_=_NOTICES.c[name].type) for name in _RECORDED)).where(
         _USERS.c.id == bindparam("user_id"), _USERS.c.suspended.is_(false())
     )
@@ -326,17 +329,57 @@ def _record_statement(dml: Any) -> Any:
             _setting(_SETTINGS.c.email, DEFAULTS.email),
             _setting(_SETTINGS.c.email_address, None),
             exists().where(_BROWSERS.c.user_id == bindparam("user_id")),
-            exists().where(
-                *_older_unread(_OLDER, "user_id", "game_id"),
-                _OLDER.c.dedupe_key != bindparam("dedupe_key"),
+            *(
+                [
+                    exists().where(
+                        *_older_unread(_OLDER, "user_id", "game_id"),
+                        _OLDER.c.dedupe_key != bindparam("dedupe_key"),
+                    )
+                ]
+                if older
+                else []
             ),
         )
     )
 
 
+def _record_turn_statement() -> Any:
+    """PostgreSQL's ``_record_statement`` for a turn notice, with the supersede in
+    the same statement: the insert in one ``WITH``, the update of the player's older
+    unread turn notices at the game in another, only if the insert recorded a row.
+    Both see the rows as they were before the statement, so the new notice is not
+    among those marked read. The answer's last column, whether an older notice is
+    left to mark read, is then always false. One statement instead of two: the
+    supersede no longer opens a pipeline that the next statement must close (on
+    SQLite a ``WITH`` holds no writes: it keeps the two statements)."""
+    recorded = _record_statement(postgresql.insert, older=False).cte("recorded")
+    superseded = (
+        update(_NOTICES)
+        .where(*_older_unread(_NOTICES, "user_id", "game_id"), exists(select(recorded.c.id)))
+        .values(read_at=bindparam("created_at", type_=_NOTICES.c.created_at.type))
+        .cte("superseded")
+    )
+    return select(*recorded.c, false()).add_cte(superseded)
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """A database's statements for recording a notice: ``turn`` for a your-turn
+    notice, ``other`` for the rest; ``supersedes``: whether ``turn`` marks the older
+    unread turn notices read itself (else ``_SUPERSEDE`` follows it when needed)."""
+
+    turn: Prepared
+    other: Prepared
+    supersedes: bool
+
+
+_SQLITE_RECORD = Prepared(_record_statement(sqlite.insert))
+_POSTGRESQL_RECORD = Prepared(_record_statement(postgresql.insert))
 _RECORD = {
-    "sqlite": Prepared(_record_statement(sqlite.insert)),
-    "postgresql": Prepared(_record_statement(postgresql.insert)),
+    "sqlite": _Recording(_SQLITE_RECORD, _SQLITE_RECORD, supersedes=False),
+    "postgresql": _Recording(
+        Prepared(_record_turn_statement()), _POSTGRESQL_RECORD, supersedes=True
+    ),
 }
 
 
