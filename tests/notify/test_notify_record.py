@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,14 @@ from cardroom.service.notices import choices, decide, inbox
 from cardroom.service.notices import record as outbox
 from cardroom.service.notices.choices import Preferences
 from cardroom.store.models import Game, User
+from cardroom.store.notify_models import (
+    Channel,
+    NoticeDelivery,
+    NoticeKind,
+    NotificationSettings,
+    PushSubscription,
+)
 from cardroom.store.notify_models import Notice as NoticeRow
-from cardroom.store.notify_models import NoticeDelivery, NoticeKind
 from cardroom.table import table_from_dict
 from tests.conftest import FakeClock
 from tests.notify.conftest import RoomNotify
@@ -192,6 +198,58 @@ def test_a_turn_notice_not_recorded_supersedes_nothing(
     with ctx.transaction() as session:
         read = {id_: at for id_, at in session.execute(select(NoticeRow.id, NoticeRow.read_at))}
     assert read[older.id] == now and read[recorded.id] is None
+
+
+def test_every_choice_of_channels_is_read_as_it_was_chosen(
+    ctx: ServiceContext, notify: NotifySettings
+) -> None:
+    """The insert answers with the player's channels as one number: every settings
+    row (and none) gives the notice and the deliveries that reading each column
+    did, an email address counting only when it is not blank."""
+    game, alice, _alice = heads_up(ctx, seed=1)  # alice is to act
+    mailing = replace(notify, smtp_host="127.0.0.1")
+    rows: list[tuple[bool, bool, bool, bool, str | None] | None] = [None]
+    for bits in range(16):
+        for address in (None, "", "alice@example.com"):
+            rows.append((*(bool(bits & 1 << b) for b in range(4)), address))  # type: ignore[arg-type]
+    with ctx.transaction() as session:
+        session.add(
+            PushSubscription(
+                user_id=alice,
+                endpoint="https://push.example.org/alice",
+                endpoint_hash="b" * 64,
+                p256dh="k",
+                auth="a",
+                created_at=datetime.now(UTC),
+            )
+        )
+        game_row = session.get_one(Game, game)
+        table = table_from_dict(game_row.state)
+        draft = decide.turn_notice(session, game_row, table, hand_id=game_row.hand_id)
+        assert draft is not None and draft.user_id == alice
+        for number, row in enumerate(rows):
+            chosen = Preferences() if row is None else Preferences(*row)
+            settings = session.get(NotificationSettings, alice)
+            if row is None:
+                assert settings is None
+            else:
+                if settings is None:
+                    settings = NotificationSettings(user_id=alice, updated_at=datetime.now(UTC))
+                    session.add(settings)
+                settings.in_app, settings.browser, settings.web_push, settings.email = row[:4]
+                settings.email_address = row[4]
+                session.flush()
+            now = datetime.now(UTC)
+            key = replace(draft, dedupe_key=f"{draft.dedupe_key}:{number}")
+            [told] = outbox._store(session, game, [key], mailing, now, fresh=1)
+            assert (told.in_app, told.browser) == (chosen.in_app, chosen.browser), row
+            channels = session.scalars(
+                select(NoticeDelivery.channel).where(NoticeDelivery.notice_id == told.id)
+            ).all()
+            wanted = [Channel.WEB_PUSH] if chosen.web_push else []
+            wanted += [Channel.EMAIL] if chosen.email and chosen.email_address else []
+            assert sorted(channels) == sorted(wanted), row
+            assert (told.deliver_at is not None) == bool(wanted), row
 
 
 def test_asking_again_after_the_fact_is_one_read(
