@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,19 @@ from cardroom.service import lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Notice, PlayResult
-from cardroom.service.notices import choices, inbox
+from cardroom.service.notices import choices, decide, inbox
 from cardroom.service.notices import record as outbox
 from cardroom.service.notices.choices import Preferences
+from cardroom.store.models import Game, User
+from cardroom.store.notify_models import (
+    Channel,
+    NoticeDelivery,
+    NoticeKind,
+    NotificationSettings,
+    PushSubscription,
+)
 from cardroom.store.notify_models import Notice as NoticeRow
-from cardroom.store.notify_models import NoticeDelivery, NoticeKind
+from cardroom.table import table_from_dict
 from tests.conftest import FakeClock
 from tests.notify.conftest import RoomNotify
 from tests.notify.receivers import PushReceiver
@@ -71,6 +79,15 @@ def act(ctx: ServiceContext, game: int) -> PlayResult:
     return play.act(ctx, game, player, kind, expected_version=version)
 
 
+def recording_a_turn(ctx: ServiceContext, *, superseding: bool = False) -> list[str]:
+    """The statements that record a turn notice, as ``sent_by_notices_in`` words them:
+    the insert, and the supersede of an older unread one when there is one (on
+    PostgreSQL one statement does both, the insert in a ``WITH``)."""
+    if ctx.engine.dialect.name == "postgresql":
+        return ["WITH recorded AS"]
+    return ["INSERT INTO notices", "UPDATE notices SET"] if superseding else ["INSERT INTO notices"]
+
+
 def test_the_usual_turn_notice_is_one_statement(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -78,7 +95,7 @@ def test_the_usual_turn_notice_is_one_statement(
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         acted = act(ctx, game)
     assert [n.user_id for n in acted.notices] == [bob]
-    assert sent == ["INSERT INTO notices"]
+    assert sent == recording_a_turn(ctx)
 
 
 def test_a_player_who_turned_notices_off_costs_the_same(
@@ -89,7 +106,7 @@ def test_a_player_who_turned_notices_off_costs_the_same(
     choices.set_preferences(ctx, bob, off, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices
-    assert sent == ["INSERT INTO notices"]
+    assert sent == recording_a_turn(ctx)
     assert turn.user_id == bob and not turn.live and turn.deliver_at is None
 
 
@@ -105,7 +122,7 @@ def test_a_turn_for_web_push_adds_its_delivery_in_one_statement(
     choices.add_browser(ctx, bob, target.endpoint, target.p256dh, target.auth, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices
-    assert sent == ["INSERT INTO notices", "INSERT INTO notice_deliveries"]
+    assert sent == [*recording_a_turn(ctx), "INSERT INTO notice_deliveries"]
     assert turn.user_id == bob and turn.deliver_at is not None
 
 
@@ -124,7 +141,7 @@ def test_a_command_that_calls_for_no_notice_sends_nothing(
                 inbox.mark_read(ctx, notice.user_id, notice.id, notify=notify)
     [*_turns, last] = results
     assert last.notices == () and "HandEnded" in [e.kind for e in last.events]
-    assert sent == ["INSERT INTO notices"] * (len(results) - 1)
+    assert sent == recording_a_turn(ctx) * (len(results) - 1)
 
 
 def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
@@ -136,7 +153,7 @@ def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices  # alice's: her unread one from the deal goes
     assert turn.user_id == alice
-    assert sent == ["INSERT INTO notices", "UPDATE notices SET"]
+    assert sent == recording_a_turn(ctx, superseding=True)
     unread = [n for n in inbox.list_notices(ctx, alice, notify=notify).notices if not n.read_at]
     assert [n.id for n in unread if n.kind is NoticeKind.YOUR_TURN] == [turn.id]
     # bob reads his; his next turn notice then has nothing to supersede: one statement.
@@ -144,7 +161,95 @@ def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
         inbox.mark_read(ctx, bob, notice.id, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices
-    assert turn.user_id == bob and sent == ["INSERT INTO notices"]
+    assert turn.user_id == bob and sent == recording_a_turn(ctx)
+
+
+def test_a_turn_notice_not_recorded_supersedes_nothing(
+    ctx: ServiceContext, notify: NotifySettings
+) -> None:
+    """The supersede goes only with a recorded notice: a turn told already (the
+    insert's conflict) or a suspended player's leaves their older unread one be."""
+    game, _alice, bob = heads_up(ctx, seed=1)
+    act(ctx, game)  # bob's turn: his notice is unread
+    with ctx.transaction() as session:
+        older = session.scalars(
+            select(NoticeRow).where(
+                NoticeRow.user_id == bob,
+                NoticeRow.kind == NoticeKind.YOUR_TURN,
+                NoticeRow.read_at.is_(None),
+            )
+        ).one()
+        game_row = session.get_one(Game, game)
+        table = table_from_dict(game_row.state)
+        draft = decide.turn_notice(session, game_row, table, hand_id=game_row.hand_id)
+        assert draft is not None and draft.user_id == bob
+        now = older.created_at + timedelta(seconds=1)
+        # The same turn again, as a fresh one (no read first): the insert is the test.
+        again = replace(draft, dedupe_key=older.dedupe_key)
+        assert outbox._store(session, game, [again], notify, now, fresh=1) == []
+        # Another key, but bob suspended: nothing recorded, nothing marked read.
+        session.get_one(User, bob).suspended = True
+        other = replace(draft, dedupe_key=f"{draft.dedupe_key}:again")
+        assert outbox._store(session, game, [other], notify, now, fresh=1) == []
+        unread = select(NoticeRow.read_at).where(NoticeRow.id == older.id)
+        assert session.scalar(unread) is None
+        session.get_one(User, bob).suspended = False
+        [recorded] = outbox._store(session, game, [other], notify, now, fresh=1)
+    with ctx.transaction() as session:
+        read = {id_: at for id_, at in session.execute(select(NoticeRow.id, NoticeRow.read_at))}
+    assert read[older.id] == now and read[recorded.id] is None
+
+
+def test_every_choice_of_channels_is_read_as_it_was_chosen(
+    ctx: ServiceContext, notify: NotifySettings
+) -> None:
+    """The insert answers with the player's channels as one number: every settings
+    row (and none) gives the notice and the deliveries that reading each column
+    did, an email address counting only when it is not blank."""
+    game, alice, _alice = heads_up(ctx, seed=1)  # alice is to act
+    mailing = replace(notify, smtp_host="127.0.0.1")
+    rows: list[tuple[bool, bool, bool, bool, str | None] | None] = [None]
+    for bits in range(16):
+        for address in (None, "", "alice@example.com"):
+            rows.append((*(bool(bits & 1 << b) for b in range(4)), address))  # type: ignore[arg-type]
+    with ctx.transaction() as session:
+        session.add(
+            PushSubscription(
+                user_id=alice,
+                endpoint="https://push.example.org/alice",
+                endpoint_hash="b" * 64,
+                p256dh="k",
+                auth="a",
+                created_at=datetime.now(UTC),
+            )
+        )
+        game_row = session.get_one(Game, game)
+        table = table_from_dict(game_row.state)
+        draft = decide.turn_notice(session, game_row, table, hand_id=game_row.hand_id)
+        assert draft is not None and draft.user_id == alice
+        for number, row in enumerate(rows):
+            chosen = Preferences() if row is None else Preferences(*row)
+            settings = session.get(NotificationSettings, alice)
+            if row is None:
+                assert settings is None
+            else:
+                if settings is None:
+                    settings = NotificationSettings(user_id=alice, updated_at=datetime.now(UTC))
+                    session.add(settings)
+                settings.in_app, settings.browser, settings.web_push, settings.email = row[:4]
+                settings.email_address = row[4]
+                session.flush()
+            now = datetime.now(UTC)
+            key = replace(draft, dedupe_key=f"{draft.dedupe_key}:{number}")
+            [told] = outbox._store(session, game, [key], mailing, now, fresh=1)
+            assert (told.in_app, told.browser) == (chosen.in_app, chosen.browser), row
+            channels = session.scalars(
+                select(NoticeDelivery.channel).where(NoticeDelivery.notice_id == told.id)
+            ).all()
+            wanted = [Channel.WEB_PUSH] if chosen.web_push else []
+            wanted += [Channel.EMAIL] if chosen.email and chosen.email_address else []
+            assert sorted(channels) == sorted(wanted), row
+            assert (told.deliver_at is not None) == bool(wanted), row
 
 
 def test_asking_again_after_the_fact_is_one_read(

@@ -29,12 +29,25 @@ as it comes): only then does the update go.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from typing import cast as type_cast
 
+from sqlalchemy import (
+    Integer,
+    String,
+    bindparam,
+    cast,
+    exists,
+    false,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, exists, false, func, insert, select, true, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -183,11 +196,13 @@ def _store(
     # Prepared statements (``cardroom.store.prepared``), after the session's
     # autoflush (a no-op after the reactions' flush), which keeps every row a notice
     # names written first, whoever calls.
-    record = _RECORD[session.get_bind().dialect.name]
+    recording = _RECORD[session.get_bind().dialect.name]
     path = game_path(game_id)
     deliveries: list[dict[str, Any]] = []
     notices: list[Notice] = []
     for draft in drafts:
+        turn = draft.kind is NoticeKind.YOUR_TURN
+        record = recording.turn if turn else recording.other
         recorded = record.first(
             session,
             {
@@ -207,16 +222,16 @@ def _store(
             # A suspended player (who cannot act on anything we would say), or
             # one told just now by another process.
             continue
-        notice_id, in_app, browser, web_push, email, email_address, subscribed, older = recorded
-        if older and draft.kind is NoticeKind.YOUR_TURN:
+        notice_id, channels, subscribed, older = recorded
+        if older and turn and not recording.supersedes:
             _SUPERSEDE.write(
                 session,
                 {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
             )
         wanted = []
-        if web_push and subscribed:
+        if channels & _WEB_PUSH and subscribed:
             wanted.append(Channel.WEB_PUSH)
-        if email and email_address and notify.email_enabled:
+        if channels & _EMAIL and channels & _ADDRESS and notify.email_enabled:
             wanted.append(Channel.EMAIL)
         due = now + _delay(notify, now, draft.due_at) if wanted else None
         deliveries += [
@@ -242,8 +257,8 @@ def _store(
                 data=dict(draft.data),
                 created_at=now,
                 read_at=None,
-                in_app=bool(in_app),
-                browser=bool(browser),
+                in_app=bool(channels & _IN_APP),
+                browser=bool(channels & _BROWSER),
                 deliver_at=due,
             )
         )
@@ -293,24 +308,67 @@ _RECORDED = [
 ]
 
 
-def _setting(column: Any, default: bool | None) -> Any:
-    """The player's setting, or ``default`` if they have no settings row. Found by
-    the ``user_id`` parameter, not correlated to the new row: SQLite writes
-    RETURNING's columns without their table's name, which would make it ``user_id =
-    user_id``."""
-    chosen = select(column).where(_SETTINGS.c.user_id == bindparam("user_id")).scalar_subquery()
-    if default is None:
-        return chosen
-    return func.coalesce(chosen, true() if default else false())
+# The player's channels come back as one number, a bit for each channel chosen: one
+# read of their settings row, not one per channel. An email address counts only if
+# it is not blank, which is all recording asks of it.
+_IN_APP, _BROWSER, _WEB_PUSH, _EMAIL, _ADDRESS = 1, 2, 4, 8, 16
 
 
-def _record_statement(dml: Any) -> Any:
+def _written(number: int) -> Any:
+    """``number`` written into the statement's text: not one more parameter to bind
+    for every notice."""
+    return literal_column(str(number), Integer)
+
+
+def _bits(*chosen: tuple[Any, int]) -> Any:
+    """The sum of each ``(truth, bit)``: each truth (a boolean SQL expression) as 0 or 1."""
+    total: Any = None
+    for truth, bit in chosen:
+        term = cast(truth, Integer)
+        if bit != 1:
+            term = term * _written(bit)
+        total = term if total is None else total + term
+    return total
+
+
+_BLANK = literal_column("''", String)
+_DEFAULT_CHANNELS = sum(
+    bit
+    for chosen, bit in (
+        (DEFAULTS.in_app, _IN_APP),
+        (DEFAULTS.browser, _BROWSER),
+        (DEFAULTS.web_push, _WEB_PUSH),
+        (DEFAULTS.email, _EMAIL),
+        (bool(DEFAULTS.email_address), _ADDRESS),
+    )
+    if chosen
+)
+
+
+def _channels() -> Any:
+    """The player's channels (``_IN_APP``...), the defaults' if they have no settings
+    row. Found by the ``user_id`` parameter, not correlated to the new row: SQLite
+    writes RETURNING's columns without their table's name, which would make it
+    ``user_id = user_id``."""
+    settings = _SETTINGS.c
+    chosen = _bits(
+        (settings.in_app, _IN_APP),
+        (settings.browser, _BROWSER),
+        (settings.web_push, _WEB_PUSH),
+        (settings.email, _EMAIL),
+        (func.coalesce(settings.email_address, _BLANK) != _BLANK, _ADDRESS),
+    )
+    found = select(chosen).where(settings.user_id == bindparam("user_id")).scalar_subquery()
+    return func.coalesce(found, _written(_DEFAULT_CHANNELS))
+
+
+def _record_statement(dml: Any, *, older: bool = True) -> Any:
     """``INSERT INTO notices ... SELECT`` from the player's row if they are not
     suspended, ``ON CONFLICT DO NOTHING`` on ``(user_id, dedupe_key)``, ``RETURNING``
     the id and what the player chose: the channels in ``Preferences`` order and
     whether a browser is subscribed, and whether the player has an older unread turn
-    notice at the game (this one has another key). No row back: nothing recorded (a
-    suspended or unknown player, or a notice told already)."""
+    notice at the game (this one has another key; ``older``: ask). No row back:
+    nothing recorded (a suspended or unknown player, or a notice told already)."""
     values = select(*(bindparam(name, type_=_NOTICES.c[name].type) for name in _RECORDED)).where(
         _USERS.c.id == bindparam("user_id"), _USERS.c.suspended.is_(false())
     )
@@ -320,23 +378,59 @@ def _record_statement(dml: Any) -> Any:
         .on_conflict_do_nothing(index_elements=["user_id", "dedupe_key"])
         .returning(
             _NOTICES.c.id,
-            _setting(_SETTINGS.c.in_app, DEFAULTS.in_app),
-            _setting(_SETTINGS.c.browser, DEFAULTS.browser),
-            _setting(_SETTINGS.c.web_push, DEFAULTS.web_push),
-            _setting(_SETTINGS.c.email, DEFAULTS.email),
-            _setting(_SETTINGS.c.email_address, None),
+            _channels(),
             exists().where(_BROWSERS.c.user_id == bindparam("user_id")),
-            exists().where(
-                *_older_unread(_OLDER, "user_id", "game_id"),
-                _OLDER.c.dedupe_key != bindparam("dedupe_key"),
+            *(
+                [
+                    exists().where(
+                        *_older_unread(_OLDER, "user_id", "game_id"),
+                        _OLDER.c.dedupe_key != bindparam("dedupe_key"),
+                    )
+                ]
+                if older
+                else []
             ),
         )
     )
 
 
+def _record_turn_statement() -> Any:
+    """PostgreSQL's ``_record_statement`` for a turn notice, with the supersede in
+    the same statement: the insert in one ``WITH``, the update of the player's older
+    unread turn notices at the game in another, only if the insert recorded a row.
+    Both see the rows as they were before the statement, so the new notice is not
+    among those marked read. The answer's last column, whether an older notice is
+    left to mark read, is then always false. One statement instead of two: the
+    supersede no longer opens a pipeline that the next statement must close (on
+    SQLite a ``WITH`` holds no writes: it keeps the two statements)."""
+    recorded = _record_statement(postgresql.insert, older=False).cte("recorded")
+    superseded = (
+        update(_NOTICES)
+        .where(*_older_unread(_NOTICES, "user_id", "game_id"), exists(select(recorded.c.id)))
+        .values(read_at=bindparam("created_at", type_=_NOTICES.c.created_at.type))
+        .cte("superseded")
+    )
+    return select(*recorded.c, false()).add_cte(superseded)
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """A database's statements for recording a notice: ``turn`` for a your-turn
+    notice, ``other`` for the rest; ``supersedes``: whether ``turn`` marks the older
+    unread turn notices read itself (else ``_SUPERSEDE`` follows it when needed)."""
+
+    turn: Prepared
+    other: Prepared
+    supersedes: bool
+
+
+_SQLITE_RECORD = Prepared(_record_statement(sqlite.insert))
+_POSTGRESQL_RECORD = Prepared(_record_statement(postgresql.insert))
 _RECORD = {
-    "sqlite": Prepared(_record_statement(sqlite.insert)),
-    "postgresql": Prepared(_record_statement(postgresql.insert)),
+    "sqlite": _Recording(_SQLITE_RECORD, _SQLITE_RECORD, supersedes=False),
+    "postgresql": _Recording(
+        Prepared(_record_turn_statement()), _POSTGRESQL_RECORD, supersedes=True
+    ),
 }
 
 
