@@ -17,6 +17,10 @@ FORMAT_VERSION = 1
 
 
 def table_to_dict(table: Table) -> dict[str, Any]:
+    """The table as plain data, a snapshot: what the table does next does not reach
+    it. Its hand's part shares with the hand's other snapshots what never changes
+    (``Hand.to_dict``: the setup, each event's dict): read it or encode it, never
+    change it."""
     return {
         "version": FORMAT_VERSION,
         "config": table.config.to_dict(),
