@@ -101,6 +101,20 @@ class HandSetup:
     ante: int = 0
     big_blind_ante: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, the form a hand's state and its history record keep."""
+        return {
+            "seats": list(self.seats),
+            "stacks": list(self.stacks),
+            "button_seat": self.button_seat,
+            "small_blind_seat": self.small_blind_seat,
+            "big_blind_seat": self.big_blind_seat,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "big_blind_ante": self.big_blind_ante,
+        }
+
     @classmethod
     def simple(
         cls,
@@ -858,17 +872,7 @@ class Hand:
         setup = self._plain_setup
         if setup is None:
             s = self.setup
-            setup = self._plain_setup = {
-                "seats": list(s.seats),
-                "stacks": list(s.stacks),
-                "button_seat": s.button_seat,
-                "small_blind_seat": s.small_blind_seat,
-                "big_blind_seat": s.big_blind_seat,
-                "small_blind": s.small_blind,
-                "big_blind": s.big_blind,
-                "ante": s.ante,
-                "big_blind_ante": s.big_blind_ante,
-            }
+            setup = self._plain_setup = s.to_dict()
         # The lists copied (``[:]``), the numbers as they are, in the order the
         # stored state has always had them.
         return {

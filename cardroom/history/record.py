@@ -119,7 +119,6 @@ class HandRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data. ``deck_salts`` are secret: store, never send."""
-        s = self.setup
         data: dict[str, Any] = {
             "version": RECORD_VERSION,
             "table": self.table,
@@ -127,17 +126,7 @@ class HandRecord:
             "started_at": self.started_at.isoformat(),
             "seat_count": self.seat_count,
             "rules": self.rules.to_dict(),
-            "setup": {
-                "seats": list(s.seats),
-                "stacks": list(s.stacks),
-                "button_seat": s.button_seat,
-                "small_blind_seat": s.small_blind_seat,
-                "big_blind_seat": s.big_blind_seat,
-                "small_blind": s.small_blind,
-                "big_blind": s.big_blind,
-                "ante": s.ante,
-                "big_blind_ante": s.big_blind_ante,
-            },
+            "setup": self.setup.to_dict(),
             "names": {str(seat): name for seat, name in sorted(self.names.items())},
             "deck": [card_text(c) for c in self.deck],
             "actions": [a.to_dict() for a in self.actions],
