@@ -117,16 +117,16 @@ def main() -> None:
 
 
 @contextmanager
-def fresh_postgres(server_url: str) -> Iterator[str]:
+def fresh_postgres(server_url: str, name: str = BENCH_DATABASE) -> Iterator[str]:
     """A database of its own on the server, so the figures start from empty tables
     and nothing is left in the server's other databases."""
     admin = create_engine(server_url, isolation_level="AUTOCOMMIT")
-    drop = text(f"DROP DATABASE IF EXISTS {BENCH_DATABASE} WITH (FORCE)")
+    drop = text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     with admin.connect() as connection:
         connection.execute(drop)
-        connection.execute(text(f"CREATE DATABASE {BENCH_DATABASE}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
     try:
-        url = make_url(server_url).set(database=BENCH_DATABASE)
+        url = make_url(server_url).set(database=name)
         yield url.render_as_string(hide_password=False)
     finally:
         with admin.connect() as connection:

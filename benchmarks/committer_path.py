@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -64,7 +65,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.database_url and args.database_url.startswith("postgresql"):
-        with fresh_postgres(args.database_url) as url:
+        # A name of its own: two runs at once must not drop each other's database.
+        with fresh_postgres(args.database_url, f"cardroom_bench_committer_{os.getpid()}") as url:
             print(
                 json.dumps(
                     run(url, args.tables, args.rounds, count=args.count_statements), indent=2
