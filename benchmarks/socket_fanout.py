@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,8 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES  # noqa: E402
+from socket_loop import scratch_context  # noqa: E402
 
-from cardroom.config import PasswordHashing, Settings  # noqa: E402
 from cardroom.deck import SeededRandomSource  # noqa: E402
 from cardroom.service import accounts, game_views, lobby  # noqa: E402
 from cardroom.service.change_views import ChangeViews  # noqa: E402
@@ -30,8 +29,6 @@ from cardroom.service.context import ServiceContext  # noqa: E402
 from cardroom.service.game import commands  # noqa: E402
 from cardroom.service.game.together import Queued, run_together  # noqa: E402
 from cardroom.service.kept_tables import KeptTables  # noqa: E402
-from cardroom.store.db import make_engine, make_sessionmaker  # noqa: E402
-from cardroom.store.migrate import upgrade  # noqa: E402
 from cardroom.web.live import Live  # noqa: E402
 from cardroom.web.routes import ws  # noqa: E402
 
@@ -106,18 +103,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--changes", type=int, default=20000)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        settings = Settings(
-            database_url=f"sqlite:///{Path(scratch) / 'bench.db'}",
-            password_hashing=PasswordHashing.cheap(),
-        )
-        engine = make_engine(settings)
-        upgrade(engine)
-        ctx = ServiceContext(settings=settings, sessions=make_sessionmaker(engine))
+    with scratch_context() as ctx:
         import uvloop
 
         print(json.dumps(uvloop.run(_run(ctx, args.changes)), indent=2))
-        engine.dispose()
 
 
 if __name__ == "__main__":
