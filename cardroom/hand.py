@@ -852,6 +852,9 @@ class Hand:
     def _finish(self) -> None:
         self.street = Street.COMPLETE
         self.to_act = -1
+        # The pots paid an all-in winner chips again: count anew, as a hand read back
+        # from its state does, so the finished hand in memory is the stored one.
+        self._count_players()
         self.events.append(HandEnded(tuple(self.stacks)))
 
     # ---------------------------------------------------------------- results
