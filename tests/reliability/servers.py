@@ -5,7 +5,8 @@ A ``Room`` is a scratch database (SQLite file or PostgreSQL database, as in
 tests/conftest.py), migrated, with an in-process ``ServiceContext`` on it for the
 test's own look at the rows. A ``Server`` is one ``cardroom serve`` process on it,
 forked by the ``Zygote`` (tests/reliability/zygote.py) so that starting one costs
-milliseconds; ``kill()`` sends SIGKILL, ``stop()`` SIGINT.
+milliseconds; ``kill()`` sends SIGKILL, ``stop()`` SIGINT. Either returns once the
+process has ended and so has all it had sent the database (``settle``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import text
 
 from cardroom.config import PasswordHashing, Settings
 from cardroom.service import accounts
@@ -92,6 +94,10 @@ class Zygote:
         self._errors.close()
 
 
+# The sessions on PostgreSQL of a process that is still there (or ended a moment ago).
+_SESSIONS = text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :name")
+
+
 @dataclass
 class Room:
     """A migrated scratch database, and the test's own context on it (no throttle,
@@ -105,6 +111,27 @@ class Room:
     def admin(self, name: str = "boss") -> int:
         """An admin made at the console, as `cardroom admin create-user` does."""
         return accounts.create_user(self.ctx, CONSOLE, name, PASSWORD, role=Role.ADMIN).id
+
+    def sessions_of(self, application_name: str) -> int:
+        """How many PostgreSQL sessions carry ``application_name`` now (0 on SQLite)."""
+        if self.backend != "postgresql":
+            return 0
+        with self.ctx.transaction() as session:
+            return int(session.scalar(_SESSIONS, {"name": application_name}) or 0)
+
+
+def settle(the_room: Room, application_name: str, timeout: float = 30.0) -> None:
+    """Wait until no database session of an ended process is left. On PostgreSQL the
+    session outlives its process for a moment: what the process sent before it died
+    (a COMMIT among it) is still carried out, and only then does the session read the
+    end of the connection and go. A look at the rows before that may miss a commit
+    still to land (a player's Continue deleting the review's deadline, say), which
+    no later process made. A dead SQLite writer has no such session: what it wrote
+    is all there is."""
+    began = time.monotonic()
+    while the_room.sessions_of(application_name):
+        assert time.monotonic() - began < timeout, f"{application_name}'s sessions linger"
+        time.sleep(0.01)
 
 
 @contextmanager
@@ -141,6 +168,8 @@ class Server:
         self.args = args
         self.log = the_room.folder / f"{name}.log"
         self.pid: int | None = None
+        # What the running process's database sessions are called (``PGAPPNAME``).
+        self.application_name = ""
         self.starts = 0
         self.kills = 0
 
@@ -149,9 +178,13 @@ class Server:
         assert self.pid is None, "already running"
         began = time.monotonic()
         argv = ["serve", "--port", str(self.port), "--database-url", self.room.url, *self.args]
+        # Each process's sessions by a name of their own (libpq reads it from the
+        # environment), so that ``settle`` can tell when a dead one's are gone.
+        self.application_name = f"{self.name[:20]}-{os.getpid()}-{self.port}-{self.starts}"
+        env = {**self.env, "PGAPPNAME": self.application_name}
         self.pid = int(
             self.zygote.request(
-                op="start", argv=argv, env=self.env, log=str(self.log), cwd=str(self.room.folder)
+                op="start", argv=argv, env=env, log=str(self.log), cwd=str(self.room.folder)
             )["pid"]
         )
         self.starts += 1
@@ -175,7 +208,9 @@ class Server:
         return state != "Z"
 
     def kill(self) -> int:
-        """SIGKILL: no shutdown, no cleanup, connections cut mid-transaction."""
+        """SIGKILL: no shutdown, no cleanup, connections cut mid-transaction. Returns
+        once the database has done all the process sent it (``settle``): a look at
+        the rows then sees everything the dead process will ever have changed."""
         assert self.pid is not None
         os.kill(self.pid, signal.SIGKILL)
         status = self._reap()
@@ -204,9 +239,12 @@ class Server:
         return self._reap()
 
     def _reap(self) -> int:
+        """Wait for the ended process, then for its database sessions (``settle``):
+        until then, something it sent may still be committed."""
         assert self.pid is not None
         status = int(self.zygote.request(op="wait", pid=self.pid)["status"])
         self.pid = None
+        settle(self.room, self.application_name)
         return status
 
     def log_text(self) -> str:
