@@ -2,8 +2,10 @@
 
 ``Bot`` polls the table over HTTP and carries on through server crashes: a request
 that gets no answer is sent again, with the same idempotency key, until one comes
-(the first answer's effect or a clear refusal). ``SocketBot`` follows its table's
-WebSocket instead and answers each snapshot, as the browser's table does."""
+(the first answer's effect or a clear refusal). ``hold`` stops the ``Bot``s between
+two requests, for a test to look at a table nobody but the clock changes.
+``SocketBot`` follows its table's WebSocket instead and answers each snapshot, as
+the browser's table does."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +82,9 @@ class Bot(threading.Thread):
         self.last_seq = 0
         self.answers: list[tuple[str, int, Json]] = []  # (command, status, body) of each
         self.error: BaseException | None = None
+        # Held from a look at ``go`` until the requests it let through are answered
+        # or failed (let go while a retry waits for ``go``): ``hold`` takes it.
+        self.sending = threading.Lock()
 
     def run(self) -> None:
         try:
@@ -87,13 +92,17 @@ class Bot(threading.Thread):
                 while not self.stop.is_set():
                     if not self.go.wait(timeout=0.1):
                         continue
-                    try:
-                        acted = self.step(client)
-                    except httpx.TransportError:
-                        self.stats.add("transport errors")
+                    acted: bool | None = None
+                    with self.sending:
+                        if not self.go.is_set():  # held since the look above
+                            continue
+                        try:
+                            acted = self.step(client)
+                        except httpx.TransportError:
+                            self.stats.add("transport errors")
+                    if acted is None:
                         time.sleep(0.05)
-                        continue
-                    if not acted:
+                    elif not acted:
                         time.sleep(self.pause)
         except BaseException as failed:  # reported by the test
             self.error = failed
@@ -154,12 +163,8 @@ class Bot(threading.Thread):
             except httpx.TransportError:
                 self.stats.add("requests without an answer")
                 retried = True
-                if self.stop.is_set():
+                if self.stop.is_set() or not self.until_go():
                     return
-                time.sleep(0.05)
-                while not self.go.wait(timeout=0.1):  # held while the test looks
-                    if self.stop.is_set():
-                        return
         if self.record is not None:
             self.record(self.seat.player, self.seat.game, response.json())
         self.answers.append((what, response.status_code, response.json()))
@@ -171,6 +176,33 @@ class Bot(threading.Thread):
             self.stats.add(f"{counted} refused (409)")
         else:
             raise AssertionError((path, body, response.status_code, response.text))
+
+    def until_go(self) -> bool:
+        """Between two tries of a request (``sending`` held): wait a moment, and while
+        the test holds the bots, with ``sending`` let go; False if stopped meanwhile."""
+        while True:
+            self.sending.release()
+            try:
+                time.sleep(0.05)
+                while not self.go.wait(timeout=0.1):  # held while the test looks
+                    if self.stop.is_set():
+                        return False
+            finally:
+                self.sending.acquire()
+            if self.go.is_set():  # not held again since: the retry may go
+                return True
+
+
+def hold(go: threading.Event, bots: Sequence[Bot]) -> None:
+    """Clear ``go`` and wait until no bot is between a look at it and the end of the
+    requests that look let through (against a killed server they fail at once): from
+    then on no bot sends anything until ``go`` is set again. ``go`` alone is not
+    enough: a bot that saw it set a moment before it was cleared would send anyway,
+    late, to whichever server is up by then."""
+    go.clear()
+    for bot in bots:
+        with bot.sending:
+            pass
 
 
 class SocketBot(threading.Thread):
@@ -221,9 +253,10 @@ class SocketBot(threading.Thread):
                         continue
                     seen += 1
                     game = message["game"]
-                    if seen % self.look_every == 0:  # now and then, a look over HTTP too
-                        game = self.helper.get(client, f"/api/games/{self.seat.game}")
-                    self.answer(client, game)
+                    with self.helper.sending:  # its commands' retries let it go
+                        if seen % self.look_every == 0:  # now and then, a look over HTTP
+                            game = self.helper.get(client, f"/api/games/{self.seat.game}")
+                        self.answer(client, game)
         except ConnectionClosed:
             pass
         except BaseException as failed:

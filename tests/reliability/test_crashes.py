@@ -42,7 +42,7 @@ from cardroom.service import game_details, money
 from cardroom.service.admin import CONSOLE
 from cardroom.store.models import Deadline, DeadlineKind, GameEvent
 from cardroom.web.game_answers import game_out
-from tests.reliability.bots import Bot, BotStats, Seat
+from tests.reliability.bots import Bot, BotStats, Seat, hold
 from tests.reliability.clients import Json, create_game, join, sign_up
 from tests.reliability.figures import keep
 from tests.reliability.servers import Room, Server, Zygote
@@ -134,7 +134,9 @@ def check_restart(
     figures: Figures,
 ) -> None:
     """With the bots held: the server serves what was stored, and the clock's rows
-    kept their times (only the clock can have changed anything since the kill)."""
+    kept their times (only the clock can have changed anything since the kill: the
+    dead server's last commit landed before the look, ``Server.kill``, and no bot
+    sends anything while held, ``bots.hold``)."""
     room = server.room
     with httpx.Client(base_url=server.base, timeout=10.0) as client:
         for s in seats:
@@ -263,9 +265,9 @@ def test_sigkill_fifty_times_loses_nothing(fresh_room: Room, zygote: Zygote) -> 
         for _ in range(KILLS):
             with figures.timed("play"):
                 time.sleep(rng.uniform(0.05, 0.8))  # a random moment of play
-            server.kill()
+            server.kill()  # returns once the database has done all it was sent
             killed_at = datetime.now(UTC)
-            go.clear()
+            hold(go, bots)  # and no bot's request is still on its way
             figures.kills += 1
             with figures.timed("look"):
                 before = look(room, seats)
