@@ -43,6 +43,7 @@ from cardroom.store.migrate import upgrade  # noqa: E402
 from cardroom.store.models import Game  # noqa: E402
 from cardroom.table import Table, table_from_dict  # noqa: E402
 from cardroom.web import game_reads  # noqa: E402
+from cardroom.web.app import freeze_what_start_up_made  # noqa: E402
 from cardroom.web.live import Live  # noqa: E402
 from cardroom.web.routes import ws  # noqa: E402
 
@@ -170,8 +171,7 @@ async def _run(
             live.watch_game(game, feed)
             await feed.snapshot()
             serving.append(asyncio.create_task(ws._serve(socket, feed)))  # type: ignore[arg-type]
-    gc.collect()
-    gc.freeze()  # as the server does after start-up (cardroom.web.app)
+    freeze_what_start_up_made()  # as the server does after start-up
     if threshold:
         gc.set_threshold(*threshold)
     collected = _Collections()
@@ -220,7 +220,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument(
-        "--gc-threshold", type=int, nargs="+", help="gc.set_threshold's, after the freeze"
+        "--gc-threshold",
+        type=int,
+        nargs="+",
+        help="gc.set_threshold's, after the freeze (default: the server's, GC_THRESHOLDS)",
     )
     args = parser.parse_args()
     with scratch_context() as ctx:

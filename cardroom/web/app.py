@@ -107,7 +107,7 @@ def create_app(
         try:
             await threads.start(app, app.state.web, sqlite=is_sqlite(started.engine))
             await live.start()
-            _freeze_what_start_up_made()
+            freeze_what_start_up_made()
             try:
                 yield
             finally:
@@ -163,16 +163,28 @@ _LAST_ROUTERS = (notifications, histories, statistics, bots, pages)
 OPTIONAL_ROUTERS = tuple(module.__name__.rpartition(".")[2] for module in _LAST_ROUTERS)
 
 
-def _freeze_what_start_up_made() -> None:
+# The collector's thresholds in a server (``gc.set_threshold``; Python's own are
+# 700, 10, 10). A command briefly holds thousands of container objects (its batch,
+# its events, their views and texts), nearly all freed by reference counting when it
+# is done: at 700 allocations the young generation was collected several times a
+# command for next to nothing, 0.045-0.050 ms of a command's CPU (the committer's
+# thread mostly; benchmarks/socket_loop.py, which reports it), where at 20,000 a run
+# of 2,000 commands saw no collection at all. Cyclic garbage still goes, a little
+# later; each of the rarer young collections walks at most some 20,000 objects.
+GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def freeze_what_start_up_made() -> None:
     """Leave the objects of start-up (modules, the app, its routes and schemas,
     SQLAlchemy's mappers) out of every later garbage collection. A full collection
     walks every tracked object while every table in the process waits; at 200 tables
     the longest took 64-121 ms, and 12-33 ms once start-up's objects were frozen, the
     p99 action-to-broadcast 67 -> 38 ms (docs/benchmarks.md, "Garbage collection").
-    Only in a server: a test suite starting an app per test would freeze each test's
-    objects for good."""
+    Then collect less often (``GC_THRESHOLDS``). Only in a server: a test suite
+    starting an app per test would freeze each test's objects for good."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def get_context_of(app: FastAPI) -> ServiceContext:

@@ -87,6 +87,9 @@ class Live:
 
     def __init__(self, ctx_of: Callable[[], ServiceContext], *, clock: bool) -> None:
         self._ctx_of = ctx_of
+        # The context while the app serves: asked of the app once at start, not at
+        # every socket's every change (``ctx`` is read several times per command).
+        self._ctx: ServiceContext | None = None
         self.clock_enabled = clock
         self.games: dict[int, set[GameWatcher]] = {}
         self.reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
@@ -109,12 +112,14 @@ class Live:
 
     @property
     def ctx(self) -> ServiceContext:
-        return self._ctx_of()
+        ctx = self._ctx
+        return self._ctx_of() if ctx is None else ctx
 
     # -- lifecycle ------------------------------------------------------------------
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._ctx = self._ctx_of()  # the lifespan has made it: the same until stop
         self._clock_wake = asyncio.Event()
         self._deliveries_wake = asyncio.Event()
         self.fanout = fanout_for(self.ctx.settings.database_url)
@@ -148,6 +153,7 @@ class Live:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 log.error("live task %s failed", task.get_name(), exc_info=task.exception())
         self._loop = None
+        self._ctx = None  # a later start (the same app served again) asks anew
 
     # -- after a commit (any thread) ------------------------------------------------
 

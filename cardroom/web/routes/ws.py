@@ -214,6 +214,10 @@ class Connection(abc.ABC):
         self._sending = asyncio.Lock()
         self._pumping: asyncio.Task[None] | None = None
         self._open = True  # False once the socket ends: nothing more is sent
+        # Starlette's socket: what is sent goes straight to the server's ASGI
+        # ``send`` (``_write``); a stand-in (tests, benchmarks): its ``send_text``.
+        self._asgi_send = websocket._send if isinstance(websocket, WebSocket) else None
+        self._loop = asyncio.get_running_loop()
 
     async def send(self, message: BaseModel | dict[str, Any] | str) -> None:
         """``message``: a model, a dict, or the JSON text itself (what a change sends
@@ -226,8 +230,29 @@ class Connection(abc.ABC):
             text = message.model_dump_json()
         else:
             text = json.dumps(message, separators=(",", ":"))
-        async with self._sending:
-            await self.websocket.send_text(text)
+        sending = self._sending  # acquired and released without ``async with``'s two
+        await sending.acquire()  # coroutines: five sends per command
+        try:
+            await self._write(text)
+        finally:
+            sending.release()
+
+    async def _write(self, text: str) -> None:
+        """``websocket.send_text(text)``, for a connected socket without Starlette's
+        two layers (``send_text``, then ``send`` checking the message's type against
+        the socket's state): the same ASGI message to the server, the same
+        ``WebSocketDisconnect(1006)`` if the server's write fails. A socket in any
+        other state goes through Starlette, which refuses as it does."""
+        send = self._asgi_send
+        websocket = self.websocket
+        if send is None or websocket.application_state is not WebSocketState.CONNECTED:
+            await websocket.send_text(text)
+            return
+        try:
+            await send({"type": "websocket.send", "text": text})
+        except OSError:
+            websocket.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
 
     async def error(self, sentence: str) -> None:
         await self.send(WsError(message=sentence))
@@ -239,8 +264,13 @@ class Connection(abc.ABC):
         async with self._sending:
             await _refuse(self.websocket, Refused(code, sentence))
 
+    def proved_lately(self) -> bool:
+        """The session was proved within ``SESSION_RECHECK_SECONDS``: no need to
+        await ``still_signed_in`` (a coroutine per message and per change)."""
+        return time.monotonic() - self._checked < SESSION_RECHECK_SECONDS
+
     async def still_signed_in(self) -> bool:
-        if time.monotonic() - self._checked < SESSION_RECHECK_SECONDS:
+        if self.proved_lately():
             return True
         try:
             await _user_for(self.live, self._token)
@@ -258,7 +288,9 @@ class Connection(abc.ABC):
         """Send what there is to send, unless the pump runs already (it looks again
         before it ends)."""
         if self._pumping is None and self._open:
-            self._pumping = asyncio.create_task(self._run_pump())
+            # The loop's own ``create_task``: ``asyncio.create_task`` looks the loop up
+            # each time, for a task per socket per change.
+            self._pumping = self._loop.create_task(self._run_pump())
 
     @abc.abstractmethod
     async def _pump(self) -> bool:
@@ -412,13 +444,13 @@ class GameFeed(Connection):
     async def _pump(self) -> bool:
         while self._behind or self._told:
             while self._told:
-                if not await self.still_signed_in():
+                if not self.proved_lately() and not await self.still_signed_in():
                     return False
                 await self.send(dict(self._told.popleft()))
             if not self._behind:
                 break
             self._behind = False
-            if not await self.still_signed_in():
+            if not self.proved_lately() and not await self.still_signed_in():
                 return False
             try:
                 await self.catch_up()
@@ -528,7 +560,7 @@ class UserFeed(Connection):
     async def _pump(self) -> bool:
         while self.queue:
             message = self.queue.popleft()
-            if not await self.still_signed_in():
+            if not self.proved_lately() and not await self.still_signed_in():
                 return False
             await self.send(message)
         self.queue = None
@@ -581,7 +613,7 @@ async def _serve(websocket: WebSocket, connection: Connection) -> None:
             raw = await websocket.receive()
             if raw["type"] == "websocket.disconnect":
                 return
-            if not await connection.still_signed_in():
+            if not connection.proved_lately() and not await connection.still_signed_in():
                 return
             data = _read(raw)
             if isinstance(data, str):
