@@ -3,10 +3,13 @@ load test's busy tables played in batches through ``together.run_together`` with
 process's kept tables, then each change's views made and written as the sockets send
 them (``change_views``, ``game_answers``), in CPU time of this thread.
 
-Each round queues one command per table (the player to act checks or calls; after a
-hand, each player presses Continue), sorted by table as the committer sorts its
-batch, so a batch holds ``--tables`` commands, as at 20 busy tables under load. The
-decisions are read from the kept tables between rounds, outside the measured time.
+Each round queues the tables' next commands (the player to act checks or calls;
+after a hand, each player presses Continue), sorted by table as the committer sorts
+its batch, and takes one command a table as the committer does
+(``committer.first_per_table``): a table's later command (the second Continue)
+heads the next round's batch, so a batch holds about ``--tables`` commands, as at 20
+busy tables under load. The decisions are read from the last results between
+rounds, outside the measured time.
 
     $ .venv/bin/python benchmarks/committer_path.py                 # SQLite, 20 tables
     $ .venv/bin/python benchmarks/committer_path.py --rounds 400 --tables 10
@@ -46,6 +49,7 @@ from cardroom.store.db import make_engine, make_sessionmaker  # noqa: E402
 from cardroom.store.migrate import upgrade  # noqa: E402
 from cardroom.store.models import Game  # noqa: E402
 from cardroom.table import Table, table_from_dict  # noqa: E402
+from cardroom.web.committer import first_per_table  # noqa: E402
 from cardroom.web.game_answers import events_text, result_text, snapshot_text  # noqa: E402
 
 PARTS = ("batch", "views")
@@ -132,13 +136,16 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
             g: table_from_dict(session.get_one(Game, g).state) for g in games
         }
     pending = {g: _next_commands(last_table[g], users) for g, users in games.items()}
+    later: list[Queued] = []  # what the committer left for the next batch
     cpu: Counter[str] = Counter()
     done_commands = refused = 0
     for round_no in range(rounds + 1):
-        batch: list[Queued] = []
+        queued = list(later)
         for game in sorted(pending):
             for player, make in pending[game]:
-                batch.append(Queued(game, tokens[player], make))
+                queued.append(Queued(game, tokens[player], make))
+        queued.sort(key=_game_of)  # stable: the waiting ones first, as the committer
+        batch, later = first_per_table(queued, _game_of)
         measured = round_no > 0  # the first round decodes every table: not counted
         part[0] = "batch" if measured else ""
         start = time.thread_time()
@@ -173,7 +180,12 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
             table = _table_of(outcomes, batch, game)
             if table is not None:
                 last_table[game] = table
-        pending = {g: _next_commands(last_table[g], users) for g, users in games.items()}
+        waiting = {item.game_id for item in later}
+        pending = {
+            g: _next_commands(last_table[g], users)
+            for g, users in games.items()
+            if g not in waiting
+        }
     engine.dispose()
     per = {p: round(1000 * cpu[p] / done_commands, 3) for p in PARTS}
     return {
@@ -189,6 +201,10 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
         ),
         "cpu_ms_on_the_committer": round(sum(per.values()), 3),
     }
+
+
+def _game_of(item: Queued) -> int:
+    return item.game_id
 
 
 def _table_of(outcomes: list[Done], batch: list[Queued], game: int) -> Table | None:

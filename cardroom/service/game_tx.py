@@ -80,7 +80,7 @@ from cardroom.service.hand_rows import (
     hand_row,
     new_hand_row,
 )
-from cardroom.service.kept_tables import KeptTables, check_kept, check_kept_tables
+from cardroom.service.kept_tables import KeptTables, check_kept
 from cardroom.service.schedule import seconds_of
 from cardroom.store import ledger
 from cardroom.store.models import (
@@ -211,9 +211,9 @@ class GameTx:
         taken = None
         if kept is not None:
             taken = kept.at(game_id, lock_version(session, game_id))
-        if taken is not None:
-            if check_kept_tables():
+            if taken is not None and kept.checked:
                 check_kept(session, game_id, taken)
+        if taken is not None:
             # The row and the deadlines as copies: what a refused command changes
             # in its own must not reach what is kept (the table is taken out).
             game, table = game_of(taken.row), taken.table

@@ -45,7 +45,8 @@ from cardroom.store.models import Deadline, Game
 from cardroom.table import Table, table_from_dict, table_to_dict
 
 # Tests only (tests/conftest.py sets it for the suite and the servers it starts):
-# every kept table taken is compared with the stored state, decoded afresh.
+# every kept table taken is compared with the stored state, decoded afresh. Read when
+# a ``KeptTables`` is made (``checked``).
 CHECK_KEPT_TABLES = "CARDROOM_CHECK_KEPT_TABLES"
 
 # About 1 KB to 30 KB a table, decoded; the oldest goes first past this many.
@@ -69,6 +70,9 @@ class KeptTables:
     def __init__(self, limit: int = KEPT_TABLES_MAX) -> None:
         self._tables: OrderedDict[int, KeptGame] = OrderedDict()
         self._limit = limit
+        # The suite's check (``CHECK_KEPT_TABLES``), read once: the environment's
+        # lookup costs about 3 us, every command on a kept table.
+        self.checked = check_kept_tables()
         self.hits = 0
         self.misses = 0
 

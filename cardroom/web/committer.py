@@ -12,7 +12,13 @@ for long.
 
 Order: a table's commands are applied, committed, announced and answered in the
 order the sockets queued them, and each change is announced before the next batch
-starts, so the sockets see a table's changes in order. The answers are made here,
+starts, so the sockets see a table's changes in order. A batch takes one command a
+table (``first_per_table``): a table's later commands wait at the head of the next
+batch, so each finds the table its predecessor left kept, decoded
+(``kept_tables``: a table is kept only once committed, and its change's views are
+sealed by ``finish`` before the next command changes it). Without that, both
+players' Continue after a hand, queued together, had the second read and decode the
+table afresh. The answers are made here,
 after the commit, from the batch's own results (no read), as a command alone makes
 them on its worker thread.
 
@@ -197,25 +203,33 @@ class Committer:
     ) -> None:
         if previous is not None:
             previous.join()
+        # A table's commands that wait for its earlier one's commit: they head the next
+        # batch, before anything queued since (stop's end mark included).
+        later: list[_Waiting[object]] = []
         while True:
-            first = work.get()
-            if first is None:
-                return
-            batch = [first]
+            if later:
+                batch = later
+            else:
+                first = work.get()
+                if first is None:
+                    return
+                batch = [first]
             while len(batch) < BATCH_MAX:
                 try:
                     more = work.get_nowait()
                 except queue.Empty:
                     break
                 if more is None:
-                    work.put(None)  # stop after this batch
+                    work.put(None)  # stop after this batch (and what it leaves for later)
                     break
                 batch.append(more)
+            # Stable: in order per table, the waiting ones first.
+            batch.sort(key=_game_of)
+            batch, later = first_per_table(batch, _game_of)
             self._commit(batch)
 
     def _commit(self, batch: list[_Waiting[object]]) -> None:
         ctx = self._ctx_of()
-        batch.sort(key=lambda waiting: waiting.queued.game_id)  # stable: in order per table
         queued = [waiting.queued for waiting in batch]
         outcomes: list[Done | Exception]
         try:
@@ -240,6 +254,31 @@ class Committer:
                     _settle(waiting.future, waiting.finish(outcome), None)
                 except Exception as failed:
                     _settle(waiting.future, None, failed)
+
+
+W = TypeVar("W")
+
+
+def first_per_table(items: Sequence[W], game_of: Callable[[W], int]) -> tuple[list[W], list[W]]:
+    """``items`` (a batch, in order per table) split into each table's first command,
+    for this batch, and its later ones, for the next, in their order. A table is kept
+    decoded only once its command has committed, so a second command of the same
+    batch would find it gone and read it back; the next batch finds it kept."""
+    now: list[W] = []
+    later: list[W] = []
+    seen: set[int] = set()
+    for item in items:
+        game_id = game_of(item)
+        if game_id in seen:
+            later.append(item)
+        else:
+            seen.add(game_id)
+            now.append(item)
+    return now, later
+
+
+def _game_of(waiting: _Waiting[object]) -> int:
+    return waiting.queued.game_id
 
 
 def _settle(future: _Settles[T], value: T | None, failed: BaseException | None) -> None:
