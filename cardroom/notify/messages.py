@@ -66,14 +66,20 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
+    """A notice's title and body, clipped to their columns. Its own ``__init__``
+    (the dataclass keeps it): a frozen dataclass's ``__post_init__`` would set each
+    field twice, and nearly every command writes one of these."""
+
     title: str
     body: str
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "title", _clip(self.title, TITLE_MAX))
-        object.__setattr__(self, "body", _clip(self.body, BODY_MAX))
+    def __init__(self, title: str, body: str) -> None:
+        object.__setattr__(
+            self, "title", title if len(title) <= TITLE_MAX else _clip(title, TITLE_MAX)
+        )
+        object.__setattr__(self, "body", body if len(body) <= BODY_MAX else _clip(body, BODY_MAX))
 
 
 def your_turn(

@@ -99,7 +99,9 @@ class Notice(Base):
         # A player's list pages newest first.
         Index("ix_notices_user_id_id", "user_id", "id"),
         # A player's unread notices of one game: a new turn notice supersedes the
-        # older unread ones (migration 0011).
+        # older unread ones (migration 0011), in its own insert (on SQLite by the
+        # trigger ``tr_notices_turn_supersedes``, migration 0012; models cannot say
+        # triggers, and the schema comparison does not see them).
         Index(
             "ix_notices_unread",
             "user_id",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import FrozenInstanceError
 from datetime import UTC, datetime
 
 import pytest
@@ -74,6 +75,16 @@ def test_ordinals(n: int, text: str) -> None:
 def test_long_text_is_clipped_to_the_columns() -> None:
     text = messages.game_cancelled(1, reason="x" * 900, refund=0, pays_money=True)
     assert len(text.body) == messages.BODY_MAX and text.body.endswith("…")
+
+
+def test_text_clips_only_what_is_over_its_column_and_stays_frozen() -> None:
+    at_limit, over = "b" * messages.BODY_MAX, "t " * messages.TITLE_MAX
+    text = messages.Text(over, at_limit)
+    assert text.title == over[: messages.TITLE_MAX - 1].rstrip() + "…"
+    assert text.body == at_limit
+    assert messages.Text("a", "b") == messages.Text("a", "b")
+    with pytest.raises(FrozenInstanceError):
+        text.title = "changed"  # type: ignore[misc]
 
 
 def item(n: int, kind: str = "your_turn", game: int | None = None) -> Item:

@@ -79,13 +79,14 @@ def act(ctx: ServiceContext, game: int) -> PlayResult:
     return play.act(ctx, game, player, kind, expected_version=version)
 
 
-def recording_a_turn(ctx: ServiceContext, *, superseding: bool = False) -> list[str]:
-    """The statements that record a turn notice, as ``sent_by_notices_in`` words them:
-    the insert, and the supersede of an older unread one when there is one (on
-    PostgreSQL one statement does both, the insert in a ``WITH``)."""
+def recording_a_turn(ctx: ServiceContext) -> list[str]:
+    """The statement that records a turn notice, as ``sent_by_notices_in`` words it:
+    the insert, which also marks the player's older unread one read when there is
+    one (on PostgreSQL the insert in a ``WITH`` beside the update, on SQLite by the
+    trigger of migration 0012)."""
     if ctx.engine.dialect.name == "postgresql":
         return ["WITH recorded AS"]
-    return ["INSERT INTO notices", "UPDATE notices SET"] if superseding else ["INSERT INTO notices"]
+    return ["INSERT INTO notices"]
 
 
 def test_the_usual_turn_notice_is_one_statement(
@@ -144,7 +145,7 @@ def test_a_command_that_calls_for_no_notice_sends_nothing(
     assert sent == recording_a_turn(ctx) * (len(results) - 1)
 
 
-def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
+def test_a_turn_notice_supersedes_an_unread_one_in_the_same_statement(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game, alice, bob = heads_up(ctx, seed=1)
@@ -153,10 +154,10 @@ def test_a_turn_notice_supersedes_an_unread_one_in_one_more_statement(
     with sent_by_notices_in(ctx, monkeypatch) as sent:
         [turn] = act(ctx, game).notices  # alice's: her unread one from the deal goes
     assert turn.user_id == alice
-    assert sent == recording_a_turn(ctx, superseding=True)
+    assert sent == recording_a_turn(ctx)
     unread = [n for n in inbox.list_notices(ctx, alice, notify=notify).notices if not n.read_at]
     assert [n.id for n in unread if n.kind is NoticeKind.YOUR_TURN] == [turn.id]
-    # bob reads his; his next turn notice then has nothing to supersede: one statement.
+    # bob reads his; his next turn notice then has nothing to supersede: the same.
     for notice in inbox.list_notices(ctx, bob, notify=notify).notices:
         inbox.mark_read(ctx, bob, notice.id, notify=notify)
     with sent_by_notices_in(ctx, monkeypatch) as sent:

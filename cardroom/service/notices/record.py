@@ -21,9 +21,10 @@ player at the table acts first, and the turn is over by then.
 
 One unread turn notice per player per game: a new "your turn" (or a reminder, which
 is one) marks the player's older unread ones at that game read, so a player away from
-the table finds one notice, the newest, not one per street. The insert's
-``RETURNING`` says whether there is any (a page open at the table marks each one read
-as it comes): only then does the update go.
+the table finds one notice, the newest, not one per street. The insert does it
+itself, only when it records a row: on PostgreSQL the update sits beside it in one
+statement (``_record_turn_statement``), on SQLite a trigger on the insert does it
+(migration 0012: a second statement cost more than the update).
 """
 
 from __future__ import annotations
@@ -201,8 +202,7 @@ def _store(
     deliveries: list[dict[str, Any]] = []
     notices: list[Notice] = []
     for draft in drafts:
-        turn = draft.kind is NoticeKind.YOUR_TURN
-        record = recording.turn if turn else recording.other
+        record = recording.turn if draft.kind is NoticeKind.YOUR_TURN else recording.other
         recorded = record.first(
             session,
             {
@@ -222,12 +222,7 @@ def _store(
             # A suspended player (who cannot act on anything we would say), or
             # one told just now by another process.
             continue
-        notice_id, channels, subscribed, older = recorded
-        if older and turn and not recording.supersedes:
-            _SUPERSEDE.write(
-                session,
-                {"player": draft.user_id, "game": game_id, "new_id": notice_id, "now": now},
-            )
+        notice_id, channels, subscribed = recorded
         wanted = []
         if channels & _WEB_PUSH and subscribed:
             wanted.append(Channel.WEB_PUSH)
@@ -283,24 +278,16 @@ _TOLD = select(_NOTICES.c.user_id, _NOTICES.c.dedupe_key).where(
 )
 
 
-def _older_unread(notices: Any, user: str, game: str) -> tuple[Any, ...]:
+def _older_unread(notices: Any) -> tuple[Any, ...]:
     """The player's unread turn notices at the game (by ``ix_notices_unread``), the
-    player and the game given by the parameters named ``user`` and ``game``."""
+    player and the game given by the parameters ``user_id`` and ``game_id``."""
     return (
-        notices.c.user_id == bindparam(user),
-        notices.c.game_id == bindparam(game),
+        notices.c.user_id == bindparam("user_id"),
+        notices.c.game_id == bindparam("game_id"),
         notices.c.kind == NoticeKind.YOUR_TURN,
         notices.c.read_at.is_(None),
     )
 
-
-# In the insert's RETURNING, under another name: not the row being inserted.
-_OLDER = _NOTICES.alias("older")
-_SUPERSEDE = Prepared(
-    update(_NOTICES)
-    .where(*_older_unread(_NOTICES, "player", "game"), _NOTICES.c.id != bindparam("new_id"))
-    .values(read_at=bindparam("now"))
-)
 
 _RECORDED = [
     *("user_id", "kind", "game_id", "hand_id", "turn_seq", "dedupe_key"),
@@ -362,13 +349,14 @@ def _channels() -> Any:
     return func.coalesce(found, _written(_DEFAULT_CHANNELS))
 
 
-def _record_statement(dml: Any, *, older: bool = True) -> Any:
+def _record_statement(dml: Any) -> Any:
     """``INSERT INTO notices ... SELECT`` from the player's row if they are not
     suspended, ``ON CONFLICT DO NOTHING`` on ``(user_id, dedupe_key)``, ``RETURNING``
     the id and what the player chose: the channels in ``Preferences`` order and
-    whether a browser is subscribed, and whether the player has an older unread turn
-    notice at the game (this one has another key; ``older``: ask). No row back:
-    nothing recorded (a suspended or unknown player, or a notice told already)."""
+    whether a browser is subscribed. No row back: nothing recorded (a suspended or
+    unknown player, or a notice told already). On SQLite a turn notice's insert marks
+    the player's older unread ones at the game read by itself (migration 0012's
+    trigger)."""
     values = select(*(bindparam(name, type_=_NOTICES.c[name].type) for name in _RECORDED)).where(
         _USERS.c.id == bindparam("user_id"), _USERS.c.suspended.is_(false())
     )
@@ -380,16 +368,6 @@ def _record_statement(dml: Any, *, older: bool = True) -> Any:
             _NOTICES.c.id,
             _channels(),
             exists().where(_BROWSERS.c.user_id == bindparam("user_id")),
-            *(
-                [
-                    exists().where(
-                        *_older_unread(_OLDER, "user_id", "game_id"),
-                        _OLDER.c.dedupe_key != bindparam("dedupe_key"),
-                    )
-                ]
-                if older
-                else []
-            ),
         )
     )
 
@@ -399,37 +377,33 @@ def _record_turn_statement() -> Any:
     the same statement: the insert in one ``WITH``, the update of the player's older
     unread turn notices at the game in another, only if the insert recorded a row.
     Both see the rows as they were before the statement, so the new notice is not
-    among those marked read. The answer's last column, whether an older notice is
-    left to mark read, is then always false. One statement instead of two: the
-    supersede no longer opens a pipeline that the next statement must close (on
-    SQLite a ``WITH`` holds no writes: it keeps the two statements)."""
-    recorded = _record_statement(postgresql.insert, older=False).cte("recorded")
+    among those marked read. (SQLite holds no writes in a ``WITH``: a trigger on the
+    insert does the update there, migration 0012.)"""
+    recorded = _record_statement(postgresql.insert).cte("recorded")
     superseded = (
         update(_NOTICES)
-        .where(*_older_unread(_NOTICES, "user_id", "game_id"), exists(select(recorded.c.id)))
+        .where(*_older_unread(_NOTICES), exists(select(recorded.c.id)))
         .values(read_at=bindparam("created_at", type_=_NOTICES.c.created_at.type))
         .cte("superseded")
     )
-    return select(*recorded.c, false()).add_cte(superseded)
+    return select(*recorded.c).add_cte(superseded)
 
 
 @dataclass(frozen=True)
 class _Recording:
     """A database's statements for recording a notice: ``turn`` for a your-turn
-    notice, ``other`` for the rest; ``supersedes``: whether ``turn`` marks the older
-    unread turn notices read itself (else ``_SUPERSEDE`` follows it when needed)."""
+    notice, which also marks the player's older unread turn notices at the game
+    read, ``other`` for the rest."""
 
     turn: Prepared
     other: Prepared
-    supersedes: bool
 
 
 _SQLITE_RECORD = Prepared(_record_statement(sqlite.insert))
-_POSTGRESQL_RECORD = Prepared(_record_statement(postgresql.insert))
 _RECORD = {
-    "sqlite": _Recording(_SQLITE_RECORD, _SQLITE_RECORD, supersedes=False),
+    "sqlite": _Recording(_SQLITE_RECORD, _SQLITE_RECORD),
     "postgresql": _Recording(
-        Prepared(_record_turn_statement()), _POSTGRESQL_RECORD, supersedes=True
+        Prepared(_record_turn_statement()), Prepared(_record_statement(postgresql.insert))
     ),
 }
 
