@@ -172,12 +172,15 @@ def hand_view(
     return view
 
 
-def seat_hand_view(seen: dict[str, Any], hand: Hand, viewer: int | None) -> dict[str, Any]:
+def seat_hand_view(
+    seen: dict[str, Any], hand: Hand, viewer: int | None, legal: LegalActions | None = None
+) -> dict[str, Any]:
     """``hand_view(hand, viewer, equity=...)`` made from ``seen``, the same hand's
     ``hand_view(hand, None, equity=...)`` at the same moment: what nobody's seat sees,
     with what the viewer's seat sees more added (its own hole cards, its legal actions
     on its turn). The viewers of a table share the rest (``game_details.detail_of``);
-    ``seen`` is not changed, and what of it is kept here must not be either."""
+    ``seen`` is not changed, and what of it is kept here must not be either.
+    ``legal``: ``hand.legal_actions()``, when the caller made it already."""
     if viewer is None:
         return seen
     view = dict(seen)
@@ -188,7 +191,7 @@ def seat_hand_view(seen: dict[str, Any], hand: Hand, viewer: int | None) -> dict
         view["players"] = players
     to_act = hand.seat_to_act
     if to_act is not None and to_act == viewer:
-        view["legal"] = legal_view(hand.legal_actions())
+        view["legal"] = legal_view(hand.legal_actions() if legal is None else legal)
     return view
 
 

@@ -13,7 +13,7 @@ meanwhile) is told so (``Sealed``) and reads the game from the database instead.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
@@ -30,6 +30,7 @@ from cardroom.service.game_views import (
 from cardroom.views import SEEN_FROM_A_SEAT
 
 _Text = TypeVar("_Text")
+_Part = TypeVar("_Part")
 
 
 class Sealed(LookupError):
@@ -66,6 +67,9 @@ class ChangeViews:
     _events: dict[tuple[int, int | None], ViewedEvent] = field(default_factory=dict)
     _details: MomentDetails | None = None
     _seal: _Seal = field(default_factory=_Seal)
+    # after_seq -> the events after it, when every viewer sees them alike.
+    _alike: dict[int, tuple[ViewedEvent, ...]] = field(default_factory=dict)
+    _from_a_seat: bool | None = None
     # id(part) -> (part, its text): the part is kept with its text, so that its id
     # names no other object while the entry lasts.
     _texts: dict[int, tuple[object, object]] = field(default_factory=dict)
@@ -76,9 +80,28 @@ class ChangeViews:
         change = self.change
         if after_seq < change.after_seq:
             raise ValueError("the change starts after what the viewer needs")
-        seats = viewer_seats(change.hand_seats, viewer_id)
+        if not self._seen_from_a_seat():
+            # No event here depends on the viewer's seat: every viewer who needs the
+            # same events gets the one tuple, and its JSON is written once for them
+            # all (``cardroom.web.game_answers.events_text``).
+            alike = self._alike.get(after_seq)
+            if alike is None:
+                alike = self._alike[after_seq] = self._viewed(after_seq, {})
+            return alike
+        return self._viewed(after_seq, viewer_seats(change.hand_seats, viewer_id))
+
+    def _seen_from_a_seat(self) -> bool:
+        """Whether some event of the change is seen differently from a seat."""
+        seen = self._from_a_seat
+        if seen is None:
+            seen = self._from_a_seat = any(
+                e.hand_id is not None and e.kind in SEEN_FROM_A_SEAT for e in self.change.events
+            )
+        return seen
+
+    def _viewed(self, after_seq: int, seats: dict[int, int]) -> tuple[ViewedEvent, ...]:
         viewed = []
-        for event in change.events:
+        for event in self.change.events:
             if event.seq <= after_seq:
                 continue
             seat = None
@@ -115,6 +138,17 @@ class ChangeViews:
         texts[id(part)] = (part, text)
         return text
 
+    def written_each(self, parts: Sequence[_Part], write: Callable[[_Part], _Text]) -> list[_Text]:
+        """``written(part, lambda: write(part))`` for each of ``parts``, in one call."""
+        texts = self._texts
+        made = []
+        for part in parts:
+            entry = texts.get(id(part))
+            if entry is None or entry[0] is not part:
+                entry = texts[id(part)] = (part, write(part))
+            made.append(entry[1])
+        return made  # type: ignore[return-value]
+
     def update(self, viewer_id: int | None, after_seq: int, now: datetime) -> ViewerUpdate:
         """``update_from``, sharing what the change's other viewers made."""
         return ViewerUpdate(self.events(viewer_id, after_seq), self.detail(viewer_id, now))
@@ -135,7 +169,9 @@ class ChangeViews:
     ) -> ChangeViews:
         """These views for ``change``, which ends as this one does and reaches further
         back: sealed with these, sharing what was made from the table."""
-        return ChangeViews(change, events, self._details, self._seal, dict(self._texts))
+        return ChangeViews(
+            change, events, _details=self._details, _seal=self._seal, _texts=dict(self._texts)
+        )
 
     def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:
         """The events' views made so far, by event number and seat (a joined change
@@ -146,13 +182,14 @@ class ChangeViews:
         """How many views are kept (events', the public detail, the sealed ones, the
         texts written of them)."""
         kept = len(self._events) + (self._details is not None) + len(self._seal.details)
-        return kept + len(self._texts)
+        return kept + len(self._alike) + len(self._texts)
 
     def forget(self) -> None:
         """Drop the views made so far (made again if asked for, or read once sealed):
         every viewer has had theirs, and the change is kept until the next one (4 KB
         more per heads-up table while it is)."""
         self._events = {}
+        self._alike = {}
         self._details = None
         self._texts = {}
         with self._seal.lock:

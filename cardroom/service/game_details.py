@@ -324,7 +324,7 @@ def _hand_view(
     hand = table.hand
     if hand is None:
         return None
-    running = not hand.is_over
+    running = not hand.is_over if seen is None else seen.running
     mine: tuple[int, ...] = ()
     seat_in_hand = None  # the viewer's seat in this hand (not always their seat now)
     if viewer_id is not None:
@@ -332,7 +332,7 @@ def _hand_view(
             if player == viewer_id and number in hand.seats:
                 seat_in_hand = number
                 mine = tuple(hand.hole[hand.seats.index(number)])
-    legal = None
+    legal, la = None, None
     if running and viewer_seat is not None and hand.seat_to_act == viewer_seat:
         la = hand.legal_actions()
         legal = LegalActionsView(
@@ -358,7 +358,7 @@ def _hand_view(
             seen.seat_to_act,
             mine,
             legal,
-            views.seat_hand_view(seen.view, hand, seat_in_hand),
+            views.seat_hand_view(seen.view, hand, seat_in_hand, la),
         )
     setup = hand.setup
     return HandView(

@@ -3,10 +3,10 @@ inside the use case's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardroom.store.models import DeadlineKind, Game, GameEvent, GameFormat, GameStatus
 from cardroom.store.notify_models import NoticeKind
@@ -14,6 +14,47 @@ from cardroom.table import Table
 
 if TYPE_CHECKING:
     from sqlalchemy import Row
+
+
+_Record = TypeVar("_Record")
+
+
+def quick_init(cls: type[_Record]) -> type[_Record]:
+    """A frozen dataclass whose ``__init__`` fills the instance's dict straight
+    (``_d["name"] = name``) instead of through ``object.__setattr__`` field by field,
+    as ``dataclass(frozen=True)`` writes it: 2 against 6 microseconds for a dozen
+    fields. The views of every change build several of these records per viewer
+    (``game_details``), on the committer's thread. Everything else is the
+    dataclass's own: the fields, their defaults, equality, hashing, and no setting
+    an attribute afterwards. Only for plain records: no slots, every field set by
+    ``__init__`` and nothing after it (``__post_init__``)."""
+    assert "__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__"), cls
+    params, lines = [], []
+    defaults: dict[str, object] = {"_MISSING": MISSING}
+    for f in fields(cls):  # type: ignore[arg-type]
+        # No field's name is the init's own (its dict, the defaults it is given).
+        assert f.init and not f.kw_only and not f.name.startswith("_"), (cls, f.name)
+        name = f.name
+        if f.default is not MISSING:
+            defaults[f"_default_{name}"] = f.default
+            params.append(f"{name}=_default_{name}")
+            lines.append(f"    _d[{name!r}] = {name}")
+        elif f.default_factory is not MISSING:
+            defaults[f"_factory_{name}"] = f.default_factory
+            params.append(f"{name}=_MISSING")
+            lines.append(f"    _d[{name!r}] = _factory_{name}() if {name} is _MISSING else {name}")
+        else:
+            params.append(name)
+            lines.append(f"    _d[{name!r}] = {name}")
+    source = "def __init__(self, {}):\n    _d = self.__dict__\n{}\n".format(
+        ", ".join(params), "\n".join(lines)
+    )
+    made: dict[str, Any] = {}
+    exec(source, defaults, made)  # the source holds only the class's field names
+    init: Callable[..., None] = made["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
 
 
 @dataclass(frozen=True)
@@ -134,6 +175,7 @@ class PlayResult:
         }
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameSummary:
     """A game as the lobby lists it, with its rules summarised."""
@@ -186,6 +228,7 @@ class SeatedGame:
     turn_due_at: datetime | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeatView:
     seat: int
@@ -203,6 +246,7 @@ class SeatView:
     continued: bool  # pressed Continue since the last hand
 
 
+@quick_init
 @dataclass(frozen=True)
 class LegalActionsView:
     """What the viewer may do now: the query beside ``act``."""
@@ -215,6 +259,7 @@ class LegalActionsView:
     all_in_to: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class HandView:
     """The public state of the running (or last) hand, plus the viewer's own cards."""
@@ -238,6 +283,7 @@ class HandView:
     view: dict[str, Any] = field(default_factory=dict)
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameDetail:
     summary: GameSummary

@@ -27,7 +27,13 @@ from cardroom.service.game_details import (
     game_detail,
 )
 from cardroom.service.game_errors import GameNotFound, NotSeated
-from cardroom.service.game_records import GameDetail, GameRow, PlayResult, StoredEvent
+from cardroom.service.game_records import (
+    GameDetail,
+    GameRow,
+    PlayResult,
+    StoredEvent,
+    quick_init,
+)
 from cardroom.service.play import EVENTS_PAGE_MAX
 from cardroom.store.db import reading
 from cardroom.store.models import Game, GameEvent, GamePlayer, User
@@ -35,6 +41,7 @@ from cardroom.table import table_from_dict
 from cardroom.table.status import TableStatus
 
 
+@quick_init
 @dataclass(frozen=True)
 class ViewedEvent:
     """One event as a viewer may see it: ``data`` has no card the viewer may not see."""
@@ -47,6 +54,7 @@ class ViewedEvent:
     data: dict[str, Any]
 
 
+@quick_init
 @dataclass(frozen=True)
 class ViewerUpdate:
     """What a viewer lacks since ``after``: the events, and the game as it is once they

@@ -241,7 +241,7 @@ def _event_text(event: ViewedEvent) -> str:
 def event_texts(views: ChangeViews, events: Sequence[ViewedEvent]) -> list[str]:
     """The JSON of each of ``events`` (views ``views`` made), written once for every
     viewer sent it."""
-    return [views.written(e, partial(_event_text, e)) for e in events]
+    return views.written_each(events, _event_text)
 
 
 def _with_events(message: dict[str, Any], texts: Sequence[str]) -> str:
@@ -258,10 +258,18 @@ def events_text(
     """``WsEvents(version=version, events=[event_out(e) ...]).model_dump_json()``;
     ``views``: the change's views that made ``events``, whose texts are shared."""
     if views is not None:
-        message = {"type": "events", "version": version, "events": []}
-        return _with_events(message, event_texts(views, events))
+        if events and version == events[-1].version:
+            # The one tuple every viewer sees alike (``ChangeViews.events``): its
+            # message written once for them all.
+            return views.written(events, partial(_events_text, version, events, views))
+        return _events_text(version, events, views)
     message = {"type": "events", "version": version, "events": [event_data(e) for e in events]}
     return _text(message)
+
+
+def _events_text(version: int, events: Sequence[ViewedEvent], views: ChangeViews) -> str:
+    message = {"type": "events", "version": version, "events": []}
+    return _with_events(message, event_texts(views, events))
 
 
 # The service's summary and seat records have the models' fields in the models'

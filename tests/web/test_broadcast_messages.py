@@ -412,3 +412,35 @@ def test_sockets_of_a_table_share_one_public_detail_per_change(
             while read.views.kept() and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert not read.views.kept()
+
+
+def test_events_seen_alike_are_one_tuple_written_once(
+    ctx: ServiceContext, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change without a hole card is seen alike from every seat: its viewers (and
+    the command's answer) share one tuple of its events, and the socket's message of
+    them is written once. A change with hole cards is seen from each seat."""
+    alice, bob = new_player(client, "alice"), new_player(client, "bob")
+    game = heads_up(client, alice, bob)
+    dealt = game_views.change_after(ctx, game, 0)
+    mover = to_act(client, game, [alice, bob])
+    assert mover is not None
+    seq = last_seq(ctx, game)
+    assert act(client, game, mover, "call").status_code == 200
+    acted = game_views.change_after(ctx, game, seq)
+    written: list[int] = []
+    real = game_answers._events_text
+
+    def counting(*args: Any) -> str:
+        written.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(game_answers, "_events_text", counting)
+    views = ChangeViews(acted)
+    seen = [views.events(v, seq) for v in (alice.id, bob.id, None)]
+    assert seen[0] is seen[1] is seen[2] and seen[0]
+    texts = [events_text(seen[0][-1].version, s, views) for s in seen]
+    assert texts == [events_text(seen[0][-1].version, seen[0])] * 3 and len(written) == 1
+    views = ChangeViews(dealt)
+    mine, theirs = views.events(alice.id, 0), views.events(bob.id, 0)
+    assert mine is not theirs and mine != theirs
