@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from typing import Protocol
 
 from cardroom.cards import FULL_DECK, Card
@@ -22,10 +23,49 @@ class RandomSource(Protocol):
 
 
 class SystemRandomSource:
-    """The operating system's CSPRNG (``secrets`` draws by rejection, never modulo)."""
+    """The operating system's CSPRNG (``secrets`` draws by rejection, never modulo).
+
+    A shuffle does not ask it 51 times (each ``secrets.randbelow`` is a system call
+    of its own): ``shuffled_deck`` takes its draws from one buffer of the same
+    CSPRNG's bytes (``ByteDraws``), by the same rejection."""
 
     def randbelow(self, n: int) -> int:
         return secrets.randbelow(n)
+
+
+class ByteDraws:
+    """Bounded draws from a buffer of random bytes, fetched ``BUFFER`` at a time from
+    ``token_bytes`` (``secrets.token_bytes`` in play), for bounds up to 256: each draw
+    takes one byte, keeps its low ``k`` bits (``k`` the bits of ``n - 1``) and rejects
+    a value >= n, as ``secrets.randbelow`` rejects, never modulo. A uniform byte's low
+    ``k`` bits are uniform over ``2**k`` values, so an accepted value is uniform over
+    ``[0, n)``; the bytes are independent, so the draws are. A larger bound goes to
+    ``secrets`` itself. One buffer serves one shuffle: nothing is kept between calls
+    (the source is shared by threads)."""
+
+    BUFFER = 96  # a shuffle takes about 70 bytes; rarely a second fetch
+
+    def __init__(self, token_bytes: Callable[[int], bytes] | None = None) -> None:
+        self._token_bytes = secrets.token_bytes if token_bytes is None else token_bytes
+        self._buffer = b""
+        self._at = 0
+
+    def randbelow(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randbelow needs a positive bound")
+        if n > 256:
+            return secrets.randbelow(n)
+        mask = (1 << (n - 1).bit_length()) - 1
+        buffer, at = self._buffer, self._at
+        while True:
+            if at == len(buffer):
+                buffer, at = self._token_bytes(self.BUFFER), 0
+                self._buffer = buffer
+            value = buffer[at] & mask
+            at += 1
+            if value < n:
+                self._at = at
+                return value
 
 
 class SeededRandomSource:
@@ -68,7 +108,10 @@ class SeededRandomSource:
 
 def shuffled_deck(source: RandomSource) -> list[Card]:
     """A full deck in random order: Fisher-Yates, swapping each position from the top
-    with a uniformly chosen position at or below it."""
+    with a uniformly chosen position at or below it. The system's source draws
+    through one buffer of its bytes (``ByteDraws``)."""
+    if type(source) is SystemRandomSource:
+        source = ByteDraws()
     deck = list(FULL_DECK)
     for i in range(len(deck) - 1, 0, -1):
         j = source.randbelow(i + 1)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cardroom import deck as deck_module
 from cardroom.cards import (
     FULL_DECK,
     RANK_NAMES,
@@ -24,7 +25,7 @@ from cardroom.cards import (
     rank_of,
     suit_of,
 )
-from cardroom.deck import SeededRandomSource, SystemRandomSource, shuffled_deck
+from cardroom.deck import ByteDraws, SeededRandomSource, SystemRandomSource, shuffled_deck
 
 # --- cards -------------------------------------------------------------------------
 
@@ -191,3 +192,78 @@ def test_shuffle_puts_each_card_anywhere() -> None:
 def test_system_source_draws_in_range() -> None:
     source = SystemRandomSource()
     assert all(0 <= source.randbelow(52) < 52 for _ in range(100))
+
+
+# --- the system's shuffle: one buffer of CSPRNG bytes ------------------------------
+
+
+def _reference_draws(stream: bytes, bounds: list[int]) -> list[int]:
+    """Rejection sampling written out: for each bound, bytes' low bits until one is
+    below it."""
+    rest = iter(stream)
+    draws = []
+    for n in bounds:
+        mask = (1 << (n - 1).bit_length()) - 1
+        value = next(rest) & mask
+        while value >= n:
+            value = next(rest) & mask
+        draws.append(value)
+    return draws
+
+
+@pytest.mark.parametrize("bound", [*range(1, 53), 100, 128, 129, 255, 256])
+def test_byte_draws_take_each_value_from_equally_many_bytes(bound: int) -> None:
+    """Over the 256 values of a byte, one each, the draws accepted hit every value
+    below the bound equally often and nothing else: a uniform byte gives a uniform
+    draw (the rejected bytes are skipped, never folded in by a modulo)."""
+    fetched: list[int] = []
+
+    def token_bytes(n: int) -> bytes:
+        fetched.append(n)
+        if len(fetched) > 1:
+            raise AssertionError("one buffer of all 256 byte values is enough")
+        return bytes(range(256))
+
+    draws = ByteDraws(token_bytes)
+    span = 1 << (bound - 1).bit_length()
+    values = [draws.randbelow(bound) for _ in range(bound * (256 // span))]
+    assert sorted(values) == sorted(list(range(bound)) * (256 // span))
+    assert values == [b & (span - 1) for b in range(256) if b & (span - 1) < bound]
+    with pytest.raises(AssertionError, match="one buffer"):
+        draws.randbelow(bound)  # the 256 bytes gave exactly those draws
+
+
+def test_byte_draws_refill_and_refuse_like_the_system_source() -> None:
+    stream = bytes([255, 254, 3, 77, 200, 51, 9, 250] * 40)
+    chunks = [stream[at : at + 5] for at in range(0, len(stream), 5)]
+    draws = ByteDraws(lambda n: chunks.pop(0))
+    bounds = [52, 7, 33, 2, 52, 13, 40, 9, 52, 3] * 5
+    assert [draws.randbelow(n) for n in bounds] == _reference_draws(stream, bounds)
+    with pytest.raises(ValueError, match="positive"):
+        draws.randbelow(0)
+    assert 0 <= ByteDraws().randbelow(2**40) < 2**40  # a large bound: secrets itself
+
+
+def test_the_system_shuffle_draws_from_one_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shuffled_deck`` with the system's source is Fisher-Yates over draws made
+    by rejection from one fetch of the CSPRNG's bytes, not a system call a draw."""
+    stream = bytes((i * 97 + 13) % 256 for i in range(ByteDraws.BUFFER))
+    fetched: list[int] = []
+
+    def token_bytes(n: int) -> bytes:
+        fetched.append(n)
+        return stream if len(fetched) == 1 else bytes(n)  # zeros: always accepted
+
+    def no_randbelow(n: int) -> int:
+        raise AssertionError("a shuffle draws from the buffer")
+
+    monkeypatch.setattr(deck_module.secrets, "token_bytes", token_bytes)
+    monkeypatch.setattr(deck_module.secrets, "randbelow", no_randbelow)
+    deck = shuffled_deck(SystemRandomSource())
+    assert fetched[0] == ByteDraws.BUFFER
+    expected = list(FULL_DECK)
+    padded = stream + bytes(ByteDraws.BUFFER * (len(fetched) - 1))
+    bounds = list(range(52, 1, -1))
+    for i, j in zip(range(51, 0, -1), _reference_draws(padded, bounds), strict=True):
+        expected[i], expected[j] = expected[j], expected[i]
+    assert deck == expected
