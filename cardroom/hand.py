@@ -872,10 +872,7 @@ class Hand:
         it. It shares with this hand's other snapshots the parts that never change
         (the rules, the setup, each event's dict): read it or encode it, never change
         it."""
-        setup = self._plain_setup
-        if setup is None:
-            s = self.setup
-            setup = self._plain_setup = s.to_dict()
+        setup = self.plain_setup()
         # The lists copied (``[:]``), the numbers as they are, in the order the
         # stored state has always had them.
         return {
@@ -907,6 +904,15 @@ class Hand:
             "setup": setup,
             "events": self._events_plain(),
         }
+
+    def plain_setup(self) -> dict[str, Any]:
+        """``to_dict``'s ``setup``, made once and shared by every snapshot (the deal
+        stores it on the hand's row without the rest of the snapshot): read it or
+        encode it, never change it."""
+        setup = self._plain_setup
+        if setup is None:
+            setup = self._plain_setup = self.setup.to_dict()
+        return setup
 
     def _events_plain(self) -> list[dict[str, Any]]:
         """The log as plain data, a new list: the events logged since the last call

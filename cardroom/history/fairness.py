@@ -120,11 +120,14 @@ class DeckTree:
 
 
 def new_salts(token_bytes: Callable[[int], bytes]) -> tuple[bytes, ...]:
-    """52 salts from ``token_bytes`` (``secrets.token_bytes`` in play)."""
-    salts = tuple(token_bytes(SALT_BYTES) for _ in range(DECK_SIZE))
-    if any(len(s) != SALT_BYTES for s in salts):
+    """52 salts from ``token_bytes`` (``secrets.token_bytes`` in play): its bytes
+    fetched in one call and cut in 32-byte pieces, the same independent uniform bytes
+    as 52 calls of 32 (the operating system's CSPRNG has no boundaries between
+    calls) at one system call, not 52."""
+    block = token_bytes(SALT_BYTES * DECK_SIZE)
+    if len(block) != SALT_BYTES * DECK_SIZE:
         raise FairnessError(f"Each salt must be {SALT_BYTES} bytes.")
-    return salts
+    return tuple(block[at : at + SALT_BYTES] for at in range(0, len(block), SALT_BYTES))
 
 
 def commit(deck: Iterable[int], salts: Sequence[bytes]) -> tuple[bytes, DeckTree]:
@@ -173,20 +176,36 @@ def deck_root(deck: Iterable[int], salts: Sequence[bytes]) -> bytes:
         if len(salt) != SALT_BYTES:
             raise FairnessError(f"A salt is {SALT_BYTES} bytes, not {len(salt)}.")
     sha256 = hashlib.sha256
-    level = [
-        sha256(_LEAF_HEADS[position][card] + salt).digest()
-        for position, (card, salt) in enumerate(zip(cards, salts, strict=True))
+    hashes = [
+        sha256(head[card] + salt).digest()
+        for head, card, salt in zip(_LEAF_HEADS, cards, salts, strict=True)
     ]
-    return _root_of(level, 0, DECK_SIZE)
+    for left, right in _NODES:
+        hashes.append(sha256(NODE_PREFIX + hashes[left] + hashes[right]).digest())
+    return hashes[-1]
 
 
-def _root_of(leaves: Sequence[bytes], lo: int, hi: int) -> bytes:
-    if hi - lo == 1:
-        return leaves[lo]
-    k = _split(hi - lo)
-    return hashlib.sha256(
-        NODE_PREFIX + _root_of(leaves, lo, lo + k) + _root_of(leaves, lo + k, hi)
-    ).digest()
+def _node_order(size: int) -> tuple[tuple[int, int], ...]:
+    """The tree's nodes in the order ``commit`` builds them (left subtree, right
+    subtree, then the node), each as the places of its two children in a list that
+    starts with the ``size`` leaves and gets each node appended as it is made: the
+    root is the last. Worked out once, so the deal hashes in a flat loop, without
+    the recursion and ``_split`` on every call."""
+    order: list[tuple[int, int]] = []
+
+    def build(lo: int, hi: int) -> int:
+        if hi - lo == 1:
+            return lo
+        k = _split(hi - lo)
+        left, right = build(lo, lo + k), build(lo + k, hi)
+        order.append((left, right))
+        return size + len(order) - 1
+
+    build(0, size)
+    return tuple(order)
+
+
+_NODES = _node_order(DECK_SIZE)
 
 
 # ---------------------------------------------------------------------- reveal

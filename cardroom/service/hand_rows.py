@@ -44,10 +44,9 @@ def new_hand_row(
     its other changes by ``GameTx.save``). Through Core, like the game's row: an
     ORM row cost each deal a unit-of-work flush of its own, and nothing in the
     transaction reads it back as an object."""
-    setup = hand.to_dict()["setup"]
     cards = list(deck if deck is not None else hand.deck)
     salts = fairness.new_salts(secrets.token_bytes)
-    root = fairness.deck_root(cards, salts)
+    root = fairness.deck_root(cards, salts).hex()
     number = table.hands_dealt
     inserted = _INSERT_HAND.first(
         session,
@@ -55,14 +54,14 @@ def new_hand_row(
             "game_id": game.id,
             "number": number,
             "deck": cards,
-            "setup": setup,
+            "setup": hand.plain_setup(),
             "started_at": now,
-            "deck_root": root.hex(),
+            "deck_root": root,
             "deck_salts": [salt.hex() for salt in salts],
         },
     )
     assert inserted is not None
-    row = RunningHand(inserted[0], number, root.hex())
+    row = RunningHand(inserted[0], number, root)
     game.hand_id = row.id
     players = {} if dealt is None else {player: seat for seat, player, _ in dealt.players}
     if players:
