@@ -25,8 +25,14 @@ PUSH_BODY_MAX = 300
 MAX_LISTED = 10  # a coalesced message names at most this many notices
 
 
+# ``GAME_PATH`` with the id written on its end, without ``str.format``'s parse of the
+# template (every notice recorded carries the path).
+_GAME_PATH_HEAD = GAME_PATH.removesuffix("{game_id}")
+assert _GAME_PATH_HEAD + "{game_id}" == GAME_PATH
+
+
 def game_path(game_id: int) -> str:
-    return GAME_PATH.format(game_id=game_id)
+    return f"{_GAME_PATH_HEAD}{game_id}"
 
 
 def amount_text(amount: int, pays_money: bool) -> str:
@@ -35,8 +41,7 @@ def amount_text(amount: int, pays_money: bool) -> str:
     keeps its own three lines.)"""
     if not pays_money:
         return f"{amount:,} point" + ("" if amount == 1 else "s")
-    whole, cents = divmod(amount, 100)
-    return f"${whole:,}.{cents:02d}"
+    return f"${amount // 100:,}.{amount % 100:02d}"
 
 
 def ordinal(n: int) -> str:

@@ -131,3 +131,16 @@ def test_an_email_links_to_the_game_and_to_the_settings() -> None:
     assert subject == "Your turn in 12 games"
     assert "https://r/games/10" in text and "https://r/games/11" not in text
     assert "- and 2 more in the room." in text
+
+
+@pytest.mark.parametrize("game_id", [1, 7, 42, 10**9])
+def test_a_games_path_is_the_template_filled_in(game_id: int) -> None:
+    assert messages.game_path(game_id) == messages.GAME_PATH.format(game_id=game_id)
+
+
+@pytest.mark.parametrize("amount", [0, 1, 5, 99, 100, 101, 150, 12_345, 100_000, 10**9 + 7])
+def test_amounts_in_dollars_and_cents_and_in_points(amount: int) -> None:
+    whole, cents = divmod(amount, 100)
+    assert messages.amount_text(amount, True) == f"${whole:,}.{cents:02d}"
+    points = f"{amount:,} point" + ("" if amount == 1 else "s")
+    assert messages.amount_text(amount, False) == points

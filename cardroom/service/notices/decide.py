@@ -43,6 +43,7 @@ from cardroom.table.durations import spoken
 # The events after which the player to act may have changed: the deal (blinds, hole
 # cards), a street, an action. The last of them in a hand started the current turn.
 TURN_STARTERS = ("BlindPosted", "HoleCardDealt", "BoardDealt", "PlayerActed")
+_TURN_STARTERS = frozenset(TURN_STARTERS)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def current_turn(
     # Events are numbered in the order they happen: the stored ones of this command
     # come after every other, so the last starter among them is the hand's last.
     turn_seq = max(
-        (e.seq for e in events if e.hand_id == hand_id and e.kind in TURN_STARTERS),
+        [e.seq for e in events if e.kind in _TURN_STARTERS and e.hand_id == hand_id],
         default=None,
     )
     if turn_seq is None:  # nothing here moved the turn (a resume, a sit out...)
@@ -235,38 +236,42 @@ BY_EVENT: tuple[tuple[str, Decider], ...] = (
 
 
 def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
+    # Nearly every command writes one: each fact is read once (``game.id`` is an ORM
+    # attribute, ``hand.pot`` a sum), the legal actions are the hand's, asked once.
     hand = table.hand
     assert hand is not None
+    game_id = game.id
     deadline = table.turn_deadline()
     due_at = None if deadline is None else at(game, deadline)
-    legal = hand.legal_actions()
-    street = STREET_NAMES[int(hand.street)]
-    pays = table.config.pays_money
+    to_call = hand.legal_actions().to_call
+    pot = hand.pot
+    number = table.hands_dealt
+    street = STREET_NAMES[hand.street]
     text = messages.your_turn(
-        game.id,
-        hand_number=table.hands_dealt,
+        game_id,
+        hand_number=number,
         street=street,
-        to_call=legal.to_call,
-        pot=hand.pot,
-        pays_money=pays,
+        to_call=to_call,
+        pot=pot,
+        pays_money=table.config.pays_money,
         due_at=due_at,
     )
     data = {
-        "hand": table.hands_dealt,
+        "hand": number,
         "street": street,
-        "to_call": legal.to_call,
-        "pot": hand.pot,
+        "to_call": to_call,
+        "pot": pot,
         "due_at": None if due_at is None else due_at.isoformat(),
     }
     return Draft(
         turn.user_id,
         NoticeKind.YOUR_TURN,
-        f"turn:{game.id}:{turn.hand_id}:{turn.turn_seq}",
+        f"turn:{game_id}:{turn.hand_id}:{turn.turn_seq}",
         text,
         data,
-        hand_id=turn.hand_id,
-        turn_seq=turn.turn_seq,
-        due_at=due_at,
+        turn.hand_id,
+        turn.turn_seq,
+        due_at,
     )
 
 

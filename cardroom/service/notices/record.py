@@ -196,8 +196,10 @@ def _store(
             return []
     # Prepared statements (``cardroom.store.prepared``), after the session's
     # autoflush (a no-op after the reactions' flush), which keeps every row a notice
-    # names written first, whoever calls.
-    recording = _RECORD[session.get_bind().dialect.name]
+    # names written first, whoever calls. The session's own bind when it has one (the
+    # room's sessions do): ``get_bind`` works out the same engine on every call.
+    bind = session.bind
+    recording = _RECORD[(session.get_bind() if bind is None else bind).dialect.name]
     path = game_path(game_id)
     deliveries: list[dict[str, Any]] = []
     notices: list[Notice] = []
