@@ -160,6 +160,13 @@ class Prepared:
         if rows is not None and count != rows:
             raise AssertionError(f"{count} rows written, not {rows}")
 
+    def queues(self, where: Session | Connection) -> bool:
+        """Whether a ``write`` sent now would be queued on PostgreSQL's pipeline
+        (nobody waiting for its answer) rather than sent at once (SQLite, or someone
+        listening for each statement): for a caller that writes otherwise, with a
+        statement of that database's own or one whose answer it then reads."""
+        return pipelined.installed(_connection(where))
+
     def rows(
         self, where: Session | Connection, params: Mapping[str, Any]
     ) -> Sequence[tuple[Any, ...]]:
