@@ -150,4 +150,5 @@ def test_a_transactions_statements_share_one_cursor_until_one_fails(
         assert _NAME.rows(session, {"id": row[0]}) == [("eve",)]
         assert _RENAME.execute(session, {"id": row[0], "n": "Eve"}).rowcount == 1
         assert len(made) == 2
-    assert _NAME.rows(make_sessionmaker(db)(), {"id": row[0]}) == [("Eve",)]
+    with make_sessionmaker(db)() as session:
+        assert _NAME.rows(session, {"id": row[0]}) == [("Eve",)]
