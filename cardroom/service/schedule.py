@@ -271,6 +271,51 @@ _DELETE_KIND = Prepared(
 )
 
 
+# On PostgreSQL's pipeline, the kept path's changed and new kinds go in one
+# statement each that waits for no answer: the pending row of the kind moved if
+# there is one, else a new row unless one fired at that time already (the rest of
+# the row as the insert above writes it). Sent at once, the move and the insert
+# answer how many rows they wrote, and what is pending is known exactly; queued,
+# nothing answers (a round trip per command saved), and ``_store_known`` counts each
+# as pending: one that went in nowhere was fired at that very time, which the next
+# store's writes by kind and ``kept_tables.check_kept`` allow for. A move in the
+# ``WITH``, not ``INSERT ... ON CONFLICT``: an insert tried and refused would take a
+# number from the ids' sequence on every action.
+_MOVED = (
+    update(_DEADLINES)
+    .where(
+        _DEADLINES.c.game_id == bindparam("game_id"),
+        _DEADLINES.c.kind == bindparam("kind"),
+        _DEADLINES.c.fired_at.is_(None),
+    )
+    .values(due_at=bindparam("due_at"), payload=bindparam("payload"))
+    .returning(_DEADLINES.c.id)
+    .cte("moved")
+)
+_MOVE_OR_ADD = Prepared(
+    insert(_DEADLINES)
+    .from_select(
+        ["game_id", "kind", "due_at", "payload", "created_at"],
+        select(
+            bindparam("game_id", type_=_DEADLINES.c.game_id.type),
+            cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
+            bindparam("due_at", type_=_DEADLINES.c.due_at.type),
+            bindparam("payload", type_=_DEADLINES.c.payload.type),
+            bindparam("created_at", type_=_DEADLINES.c.created_at.type),
+        ).where(
+            ~exists(select(_MOVED.c.id)),
+            ~exists().where(
+                _DEADLINES.c.game_id == bindparam("game_id"),
+                _DEADLINES.c.kind == bindparam("kind"),
+                _DEADLINES.c.due_at == bindparam("due_at"),
+                _DEADLINES.c.fired_at.is_not(None),
+            ),
+        ),
+    )
+    .add_cte(_MOVED)
+)
+
+
 def store_deadlines(
     session: Session,
     game: Game,
@@ -286,7 +331,8 @@ def store_deadlines(
     Without ``known``: one statement to read them, and one for each kind of change
     (the usual action: a read and a move). With ``known`` (what the last store in
     this process returned, kept while the game's version stayed its own:
-    ``kept_tables``): the changes only, no read.
+    ``kept_tables``): the changes only, no read; on PostgreSQL's pipeline, none of
+    them waits for its answer (``_MOVE_OR_ADD``).
 
     What may change the rows without moving the game's version is the clock's
     firing, here or in another process: its claim marks a pending row fired (a
@@ -337,15 +383,24 @@ def _store_known(
         # A row fired meanwhile is left as the clock's record: nothing pending either way.
         _DELETE_KIND.write(session, gone)
     pending: Pending = {}
-    new: dict[DeadlineKind, Wanted] = {}
+    changed: dict[DeadlineKind, Wanted] = {}
     for kind, want in wanted.items():
-        had = known.get(kind)
-        if had is None:
-            new[kind] = want
-        elif had == want:
+        if known.get(kind) == want:
             # Unchanged. Fired meanwhile at this very time, it would not be written
             # again anyway (the guarded insert): so either way nothing to send.
             pending[kind] = want
+        else:
+            changed[kind] = want
+    if not changed:
+        return pending
+    if _MOVE_OR_ADD.queues(session):
+        _MOVE_OR_ADD.write(session, _params(game_id, changed, now))
+        pending.update(changed)
+        return pending
+    new: dict[DeadlineKind, Wanted] = {}
+    for kind, want in changed.items():
+        if kind not in known:
+            new[kind] = want
         else:
             moved = _MOVE_KIND.execute(
                 session,
@@ -374,6 +429,22 @@ def _insert_unless_fired(
     in, or None if some did not and which is not known (one statement for all)."""
     if not new:
         return pending
+    inserted = _INSERT_UNLESS_FIRED.execute(session, _params(game_id, new, now))
+    # The drivers sum an executemany's rows (sqlite3, psycopg 3: both dialects say
+    # ``supports_sane_multi_rowcount``).
+    if inserted.rowcount == len(new):
+        pending.update(new)
+        return pending
+    if len(new) == 1:
+        return pending  # fired at that time already: not pending
+    return None
+
+
+def _params(
+    game_id: int, wanted: dict[DeadlineKind, Wanted], now: datetime
+) -> dict[str, Any] | list[dict[str, Any]]:
+    """The parameters of the rows to write for ``wanted``: a mapping for one, a
+    list for several (one executemany)."""
     rows = [
         {
             "game_id": game_id,
@@ -382,17 +453,9 @@ def _insert_unless_fired(
             "payload": want.payload,
             "created_at": now,
         }
-        for kind, want in new.items()
+        for kind, want in wanted.items()
     ]
-    inserted = _INSERT_UNLESS_FIRED.execute(session, rows[0] if len(rows) == 1 else rows)
-    # The drivers sum an executemany's rows (sqlite3, psycopg 3: both dialects say
-    # ``supports_sane_multi_rowcount``).
-    if inserted.rowcount == len(rows):
-        pending.update(new)
-        return pending
-    if len(rows) == 1:
-        return pending  # fired at that time already: not pending
-    return None
+    return rows[0] if len(rows) == 1 else rows
 
 
 def store_reminder(session: Session, game: Game, want: Wanted, now: datetime) -> None:

@@ -16,6 +16,9 @@ SQLITE_DATETIME_TEXT = (
     "%(year)04d-%(month)02d-%(day)02d %(hour)02d:%(minute)02d:%(second)02d.%(microsecond)06d"
 )
 
+# The same, its values by position.
+_TEXT = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
+
 
 class UtcDateTime(TypeDecorator[datetime]):
     """A moment in time, always timezone-aware UTC in Python.
@@ -55,8 +58,17 @@ class UtcDateTime(TypeDecorator[datetime]):
 
         def process(value: Any) -> Any:
             if type(value) is datetime and value.tzinfo is UTC:
-                # The text's "+00:00" cut: the stored form has no zone.
-                return value.isoformat(" ", "microseconds")[:-6]
+                # The dialect's text, by position (a third of ``isoformat`` with its
+                # time spec, which also writes the zone the stored form leaves out).
+                return _TEXT % (
+                    value.year,
+                    value.month,
+                    value.day,
+                    value.hour,
+                    value.minute,
+                    value.second,
+                    value.microsecond,
+                )
             return general(value)
 
         return process

@@ -41,6 +41,7 @@ each time.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -114,16 +115,17 @@ class Prepared:
     ) -> Sent:
         """Send the statement once (``params`` one mapping) or for each of a list of
         mappings (the driver's executemany, for statements that return no rows)."""
-        connection = _connection(where)
+        connection, held = _held(where)
         compiled = self._compiled(connection.dialect)
-        many = not isinstance(params, Mapping)
-        if isinstance(params, Mapping):
-            bound: Any = compiled.bind(params)
+        # A dict (every caller's usual) without the ABC's slower check.
+        many = type(params) is not dict and not isinstance(params, Mapping)
+        if many:
+            bound: Any = list(map(compiled.bind, cast(Sequence[Mapping[str, Any]], params)))
         else:
-            bound = list(map(compiled.bind, params))
+            bound = compiled.bind(cast(Mapping[str, Any], params))
         if engine_way_owed(connection):
             return Sent(connection.exec_driver_sql(compiled.sql, bound).rowcount)
-        cursor = _cursor(connection)
+        cursor = _cursor(connection, held)
         try:
             if many:
                 connection.dialect.do_executemany(cursor, compiled.sql, bound, None)
@@ -131,9 +133,11 @@ class Prepared:
                 connection.dialect.do_execute(cursor, compiled.sql, bound, None)
             return Sent(cursor.rowcount)
         except BaseException as error:  # as Connection.execute: exits invalidate too
+            _forget(cursor, held)
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
         finally:
-            cursor.close()
+            if held is None:
+                cursor.close()
 
     def write(
         self,
@@ -160,16 +164,23 @@ class Prepared:
         if rows is not None and count != rows:
             raise AssertionError(f"{count} rows written, not {rows}")
 
+    def queues(self, where: Session | Connection) -> bool:
+        """Whether a ``write`` sent now would be queued on PostgreSQL's pipeline
+        (nobody waiting for its answer) rather than sent at once (SQLite, or someone
+        listening for each statement): for a caller that writes otherwise, with a
+        statement of that database's own or one whose answer it then reads."""
+        return pipelined.installed(_connection(where))
+
     def rows(
         self, where: Session | Connection, params: Mapping[str, Any]
     ) -> Sequence[tuple[Any, ...]]:
         """The rows the statement returns, as ``Session.execute`` returns them."""
-        connection = _connection(where)
+        connection, held = _held(where)
         compiled = self._compiled(connection.dialect)
         if engine_way_owed(connection):
             return _rows_through_engine(connection, compiled.compiled, params)
         bound = compiled.bind(params)
-        cursor = _cursor(connection)
+        cursor = _cursor(connection, held)
         try:
             connection.dialect.do_execute(cursor, compiled.sql, bound, None)
             fetched = cursor.fetchall()
@@ -177,9 +188,11 @@ class Prepared:
             if results is None:
                 results = compiled.results = _result_processors(compiled, cursor.description)
         except BaseException as error:
+            _forget(cursor, held)
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
         finally:
-            cursor.close()
+            if held is None:
+                cursor.close()
         if not results:
             return [tuple(row) for row in fetched]
         converted = []
@@ -197,15 +210,36 @@ class Prepared:
         return found[0] if found else None
 
 
+class _Held:
+    """A session transaction's connection, and the driver's cursor its statements
+    share once one has gone through the cursor: each statement's own cursor, made and
+    closed, cost about a microsecond more (a command sends seven or so). One that
+    fails is closed and forgotten (a lost connection's cursor is no use); the next
+    statement makes a new one."""
+
+    __slots__ = ("connection", "cursor")
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.cursor: Any = None
+
+
 # Each session transaction's connection: the innermost one's, since a savepoint
 # the session opened (``begin_nested``) is only set when its first statement asks
-# for the connection.
-_HELD: WeakKeyDictionary[SessionTransaction, Connection] = WeakKeyDictionary()
+# for the connection. A savepoint shares its parent's ``_Held`` (the same
+# connection, so the same cursor): a batch's commands each run in one.
+_HELD: WeakKeyDictionary[SessionTransaction, _Held] = WeakKeyDictionary()
 
 
 def _connection(where: Session | Connection) -> Connection:
+    return _held(where)[0]
+
+
+def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
+    """The connection to send on, and what its session transaction holds (None for
+    a connection given: its statements make and close their own cursors)."""
     if not isinstance(where, Session):
-        return where
+        return where, None
     where._autoflush()  # as Session.execute: pending rows go first
     # ``Session._transaction``, the innermost transaction (private; SQLAlchemy 2.0
     # and 2.1 alike): the public ``get_transaction`` answers the outermost.
@@ -213,22 +247,42 @@ def _connection(where: Session | Connection) -> Connection:
     if transaction is not None and transaction.is_active:
         held = _HELD.get(transaction)
         if held is not None:
-            return held
+            return held.connection, held
     # No transaction yet (this begins one), a savepoint not yet set, or one rolled
     # back that the session must refuse: the session decides.
     connection = where.connection()
     transaction = where._transaction
-    if transaction is not None:
-        _HELD[transaction] = connection
-    return connection
+    if transaction is None:
+        return connection, None
+    parent = transaction._parent
+    held = None if parent is None else _HELD.get(parent)
+    if held is None or held.connection is not connection:
+        held = _Held(connection)
+    _HELD[transaction] = held
+    return connection, held
 
 
-def _cursor(connection: Connection) -> Any:
-    """A cursor of the connection's transaction (``engine_way_owed`` saw it under way)."""
+def _cursor(connection: Connection, held: _Held | None = None) -> Any:
+    """A cursor of the connection's transaction (``engine_way_owed`` saw it under
+    way): the one ``held`` keeps, else a new one (kept there if ``held``)."""
+    if held is not None and held.cursor is not None:
+        return held.cursor
     try:
-        return connection.connection.cursor()
+        cursor = connection.connection.cursor()
     except BaseException as error:
         connection._handle_dbapi_exception(error, None, None, None, None)
+    if held is not None:
+        held.cursor = cursor
+    return cursor
+
+
+def _forget(cursor: Any, held: _Held | None) -> None:
+    """A cursor whose statement failed: closed (if it can be) and not used again."""
+    if held is None:
+        return  # closed by its statement's ``finally``
+    held.cursor = None
+    with suppress(Exception):  # its connection lost: the engine's handling follows
+        cursor.close()
 
 
 def send_text(connection: Connection, sql: str) -> None:

@@ -341,3 +341,24 @@ def test_a_game_of_a_kept_row_is_the_one_the_orm_would_make_of_it(ctx: ServiceCo
         _ = built.chat_on
     built.version += 1  # a command's change stays its own
     assert row["version"] == built.version - 1
+
+
+def test_the_rows_update_takes_each_column_as_the_attribute_reads_it(
+    ctx: ServiceContext,
+) -> None:
+    """From the instance's dict where the column is loaded there; through the
+    attributes where it is not (an unset column of a new ``Game`` reads None)."""
+    (host,) = players(ctx, "host")
+    game_id = lobby.create_game(ctx, host, GameOptions()).game_id
+    with make_sessionmaker(ctx.engine)() as session:
+        locked = game_rows.lock_game(session, game_id)
+        session.rollback()
+    unset = Game(id=game_id, version=3, state={}, status=GameStatus.WAITING, last_seq=1)
+    assert "hand_id" not in unset.__dict__
+    for game in (locked, unset):
+        saved = game_rows._saved(game)
+        assert saved == {
+            "game_id": game.id,
+            **{f"new_{column}": getattr(game, column) for column in WRITTEN},
+        }
+    assert game_rows._saved(unset)["new_hand_id"] is None

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import Engine, event, select
 from sqlalchemy.orm import Session
 
-from cardroom.service import lobby
+from cardroom.service import kept_tables, lobby
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Pending, Wanted
@@ -405,3 +405,92 @@ def test_a_known_reminder_is_read_not_trusted(ctx: ServiceContext, game: int) ->
 
     assert [s.split()[0] for s in sent] == ["SELECT"], sent
     assert answer == {REMINDER: moved_on}  # the same turn: left where it moved on to
+
+
+# ------------------------- PostgreSQL's pipeline: the kept path's writes wait for nothing
+
+
+def store_queued(
+    ctx: ServiceContext,
+    game_id: int,
+    wanted: dict[DeadlineKind, Wanted],
+    known: Pending,
+) -> tuple[bool, Pending | None]:
+    """``store_known`` with nobody listening for each statement, as the server runs
+    it: whether its writes were left queued on the pipeline, and its answer."""
+    if ctx.engine.dialect.name != "postgresql":
+        pytest.skip("only PostgreSQL's writes are queued on a pipeline")
+    with ctx.transaction() as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        answer = store_deadlines(session, game, wanted, ctx.now(), known=known)
+        dbapi = session.connection().connection.dbapi_connection
+        queued = getattr(dbapi, "_cardroom_pipeline", None) is not None
+    return queued, answer
+
+
+def test_on_the_pipeline_a_known_row_moves_and_a_new_one_goes_in_unanswered(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    was = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    turn_id = put(ctx, game, TURN, was.due_at, was.payload)
+    later = Wanted(now + timedelta(seconds=50), {"hand": 3, "seat": 2})
+    review = Wanted(now + timedelta(seconds=9), {"after_hand": 3})
+
+    queued, answer = store_queued(ctx, game, {TURN: later, CONTINUE: review}, {TURN: was})
+
+    assert queued
+    assert answer == {TURN: later, CONTINUE: review}
+    after = pending(ctx, game)
+    assert set(after) == {TURN, CONTINUE}
+    # Moved, not replaced: the row keeps its id and when it was first written.
+    turn = after[TURN]
+    assert (turn.id, turn.due_at, turn.payload) == (turn_id, later.due_at, later.payload)
+    assert turn.created_at == now - timedelta(minutes=5)
+    added = after[CONTINUE]
+    assert (added.due_at, added.payload, added.created_at) == (review.due_at, review.payload, now)
+    # The move took no number from the ids' sequence (as an insert refused would).
+    assert added.id == turn_id + 1
+
+
+def test_on_the_pipeline_a_row_fired_meanwhile_is_followed_by_a_new_one(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    turn = Wanted(now - timedelta(seconds=1), {"hand": 3, "seat": 1})
+    fired = put(ctx, game, TURN, turn.due_at, turn.payload, fired_at=now)
+    later = Wanted(now + timedelta(seconds=50), {"hand": 3, "seat": 2})
+
+    queued, answer = store_queued(ctx, game, {TURN: later}, {TURN: turn})
+
+    assert queued and answer == {TURN: later}
+    by_id = {r.id: r for r in rows(ctx, game)}
+    assert (by_id[fired].due_at, by_id[fired].fired_at) == (turn.due_at, now)
+    new = pending(ctx, game)
+    assert set(new) == {TURN} and (new[TURN].due_at, new[TURN].payload) == (
+        later.due_at,
+        later.payload,
+    )
+
+
+def test_on_the_pipeline_a_kind_fired_at_that_time_is_not_written_and_counted_pending(
+    ctx: ServiceContext, game: int
+) -> None:
+    """Nothing answers: the kind is counted pending, which a kept table's check
+    allows (fired at that very time), and the next store's writes by kind too."""
+    now = ctx.now()
+    due = Wanted(now - timedelta(seconds=3), {"after_hand": 4})
+    fired = put(ctx, game, CONTINUE, due.due_at, due.payload, fired_at=now)
+
+    queued, answer = store_queued(ctx, game, {CONTINUE: due}, {})
+
+    assert queued and answer == {CONTINUE: due}
+    assert [(r.id, r.fired_at) for r in rows(ctx, game)] == [(fired, now)]
+    with ctx.transaction() as session:
+        kept_tables._check_deadlines(session, game, answer)
+    later = Wanted(now + timedelta(seconds=9), {"after_hand": 5})
+    queued, answer = store_queued(ctx, game, {CONTINUE: later}, answer)
+    assert answer == {CONTINUE: later}
+    new = pending(ctx, game)
+    assert set(new) == {CONTINUE} and new[CONTINUE].due_at == later.due_at

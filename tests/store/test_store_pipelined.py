@@ -135,6 +135,24 @@ def test_a_write_is_sent_at_once_where_there_is_no_pipeline(db: Engine) -> None:
         event.remove(db, "before_cursor_execute", record)
 
 
+def test_it_says_whether_a_write_would_be_queued(db: Engine) -> None:
+    """``queues``: on PostgreSQL with nobody listening, not on SQLite nor with a
+    listener on each statement; asking sends nothing."""
+    with make_sessionmaker(db).begin() as session:
+        assert _ADD.queues(session) == _pipelines(session)
+        assert not _queued(session)
+
+    def record(*_: Any) -> None:
+        pass
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        with make_sessionmaker(db).begin() as session:
+            assert not _ADD.queues(session)
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+
+
 @pytest.fixture(autouse=True)
 def _no_pipeline_left(db: Engine) -> Iterator[None]:
     """Every connection goes back to the pool with no pipeline open."""

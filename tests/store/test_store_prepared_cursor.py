@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import Connection, Engine, Table, bindparam, event, insert, select, text, update
 from sqlalchemy import exc as sa_exc
 
+from cardroom.store import prepared
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Role, User
 from cardroom.store.prepared import Prepared
@@ -119,3 +120,35 @@ def test_the_sessions_savepoint_is_set_before_its_first_statement(db: Engine, wa
         _RENAME.execute(session, {"id": row[0], "n": "dee"})
         savepoint.rollback()
         assert _NAME.rows(session, {"id": row[0]}) == [("Dee",)]
+
+
+def test_a_transactions_statements_share_one_cursor_until_one_fails(
+    db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its savepoints' statements too; a failed statement's cursor is closed and the
+    next statement gets a new one."""
+    made: list[Any] = []
+    take = prepared._cursor
+
+    def counted(connection: Connection, held: Any = None) -> Any:
+        cursor = take(connection, held)
+        if held is not None and all(cursor is not other for other in made):
+            made.append(cursor)  # the session's statements' (not BEGIN's, SAVEPOINT's)
+        return cursor
+
+    monkeypatch.setattr(prepared, "_cursor", counted)
+    with make_sessionmaker(db).begin() as session:
+        row = _ADD.first(session, {"name": "Eve", "key": "eve", "at": NOW})
+        assert row is not None
+        assert _RENAME.execute(session, {"id": row[0], "n": "eve"}).rowcount == 1
+        savepoint = session.begin_nested()
+        assert _NAME.rows(session, {"id": row[0]}) == [("eve",)]
+        assert len(made) == 1
+        with pytest.raises(sa_exc.IntegrityError):
+            _ADD.first(session, {"name": "Eve", "key": "eve", "at": NOW})
+        savepoint.rollback()
+        assert _NAME.rows(session, {"id": row[0]}) == [("eve",)]
+        assert _RENAME.execute(session, {"id": row[0], "n": "Eve"}).rowcount == 1
+        assert len(made) == 2
+    with make_sessionmaker(db)() as session:
+        assert _NAME.rows(session, {"id": row[0]}) == [("Eve",)]
