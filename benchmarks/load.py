@@ -116,6 +116,7 @@ def main() -> None:
         "of this run's -400 ones (and the other way round)",
     )
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _stopped)
     names = args.scenarios or [name for name in SCENARIOS if not name.endswith("-400")]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
@@ -131,6 +132,13 @@ def main() -> None:
     print(table(rows))
     for line in marginal_memory(rows, earlier):
         print(line)
+
+
+def _stopped(signum: int, _frame: object) -> None:
+    """A time limit's SIGTERM (``timeout``) unwinds like Ctrl-C: the load test is
+    killed, the servers stopped and the PostgreSQL database dropped by ``run``'s
+    ``finally``, so the next run finds its ports and database free."""
+    raise SystemExit(128 + signum)
 
 
 def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, Any]:

@@ -5,10 +5,13 @@ table it prints."""
 from __future__ import annotations
 
 import importlib.util
+import signal
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 LOAD_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
 
@@ -84,3 +87,12 @@ def test_the_printed_table_gives_the_set_up_its_phases_and_when_each_run_began()
     assert "| 200.4 | 2026-12-03T18:00:00.000000Z | 1.5 |" in lines[2]  # no phases
     assert "| 200 (180 / 20) | 2026-12-03T18:00:00.000000Z |" in lines[3]
     assert "| 196.0 |" in lines[3] and "| - |" in lines[2]  # the peak RSS, if read
+
+
+def test_a_time_limits_sigterm_unwinds_the_run() -> None:
+    """``timeout`` stops load.py with SIGTERM: it must raise, so that ``run``'s
+    ``finally`` stops the servers and drops the database, not leave them behind."""
+    load = _load_script()
+    with pytest.raises(SystemExit) as stopped:
+        load._stopped(signal.SIGTERM, None)
+    assert stopped.value.code == 128 + signal.SIGTERM
