@@ -31,13 +31,16 @@ database in the same run.
 through the room's API, and each is an argon2id hash at the room's standard cost
 (about 0.2 s of a core here; the server hashes on at most one thread a core): 800
 players are some 350 s of CPU, three minutes on 2 idle cores before a card is
-dealt, and more on a shared machine. The hashing stays as a room does it: the cheap
+dealt, and more on a shared machine (2026-12-03, load 13-16 from other work: 0.7
+players a second, some 19 minutes for 800; a -200 run's 400 took 250 s at load 8).
+The hashing stays as a room does it: the cheap
 profile (``CARDROOM_PASSWORD_HASHING=cheap``) is for the test suite, and what the
 set-up leaves in the process is part of the peak a -200 and a -400 run compare. So
 the -200 and -400 runs can be made in turn, each in a time limit of its own, and
 compared afterwards: ``--against`` reads an earlier run's ``summary.json`` (written
 after every scenario, so a run cut short keeps the scenarios it finished) for the
 memory per table. The report gives each run's set-up apart: accounts, then seating.
+A time limit's SIGTERM (``timeout``) stops the servers on the way out.
 
     $ .venv/bin/python benchmarks/load.py sqlite-200 --via socket --out var/bl/200
     $ .venv/bin/python benchmarks/load.py sqlite-400 --via socket --out var/bl/400 \\
