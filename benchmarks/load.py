@@ -26,6 +26,25 @@ database in the same run.
     $ .venv/bin/python benchmarks/load.py sqlite-busy --duration 20 --via socket
     $ CARDROOM_BENCH_POSTGRES=postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
         .venv/bin/python benchmarks/load.py pg2-busy
+
+**The set-up of a -400 run is long.** Every player is signed up and signed in
+through the room's API, and each is an argon2id hash at the room's standard cost
+(about 0.2 s of a core here; the server hashes on at most one thread a core): 800
+players are some 350 s of CPU, three minutes on 2 idle cores before a card is
+dealt, and more on a shared machine (2026-12-03, load 13-16 from other work: 0.7
+players a second, some 19 minutes for 800; a -200 run's 400 took 250 s at load 8).
+The hashing stays as a room does it: the cheap
+profile (``CARDROOM_PASSWORD_HASHING=cheap``) is for the test suite, and what the
+set-up leaves in the process is part of the peak a -200 and a -400 run compare. So
+the -200 and -400 runs can be made in turn, each in a time limit of its own, and
+compared afterwards: ``--against`` reads an earlier run's ``summary.json`` (written
+after every scenario, so a run cut short keeps the scenarios it finished) for the
+memory per table. The report gives each run's set-up apart: accounts, then seating.
+A time limit's SIGTERM (``timeout``) stops the servers on the way out.
+
+    $ .venv/bin/python benchmarks/load.py sqlite-200 --via socket --out var/bl/200
+    $ .venv/bin/python benchmarks/load.py sqlite-400 --via socket --out var/bl/400 \\
+        --against var/bl/200/summary.json
 """
 
 from __future__ import annotations
@@ -91,21 +110,38 @@ def main() -> None:
         help="how the players send act and continue: HTTP requests, their table socket, "
         "or each scenario both ways (default)",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        default=[],
+        help="an earlier run's summary.json: its -200 rows give the memory per table "
+        "of this run's -400 ones (and the other way round)",
+    )
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _stopped)
     names = args.scenarios or [name for name in SCENARIOS if not name.endswith("-400")]
     unknown = [name for name in names if name not in SCENARIOS]
     if unknown:
         parser.error(f"no scenario {', '.join(unknown)}; choose from {', '.join(SCENARIOS)}")
     vias = ("http", "socket") if args.via == "both" else (args.via,)
-    rows = [
-        run(SCENARIOS[name], via, args.duration, args.out / f"{name}-{via}")
-        for name in names
-        for via in vias
-    ]
+    earlier = [row for path in args.against for row in json.loads(path.read_text())]
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        for via in vias:
+            rows.append(run(SCENARIOS[name], via, args.duration, args.out / f"{name}-{via}"))
+            # After each scenario: a run stopped later keeps what it measured.
+            (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
     print(table(rows))
-    for line in marginal_memory(rows):
+    for line in marginal_memory(rows, earlier):
         print(line)
-    (args.out / "summary.json").write_text(json.dumps(rows, indent=2))
+
+
+def _stopped(signum: int, _frame: object) -> None:
+    """A time limit's SIGTERM (``timeout``) unwinds like Ctrl-C: the load test is
+    killed, the servers stopped and the PostgreSQL database dropped by ``run``'s
+    ``finally``, so the next run finds its ports and database free."""
+    raise SystemExit(128 + signum)
 
 
 def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, Any]:
@@ -174,6 +210,7 @@ def run(scenario: Scenario, via: str, duration: float, out: Path) -> dict[str, A
         "scenario": scenario.name,
         "via": via,
         "load_before": round(load, 2),
+        "load_after": round(os.getloadavg()[0], 2),
         "batches": batches or None,
         **summary,
     }
@@ -227,9 +264,10 @@ def _wait_for(url: str, seconds: float = 30.0) -> None:
 def table(rows: list[dict[str, Any]]) -> str:
     head = (
         "| scenario | via | tables | actions/s | commands/s | p50 / p95 / p99 ms | errors | "
-        "server CPU | KB per table (all / after accounts) | "
-        "storage limit (1 / 4 writers) | load |\n"
-        "|---|---|---:|---:|---:|---|---:|---:|---|---|---:|"
+        "server CPU | KB per table (all / after accounts) | peak RSS MB | "
+        "storage limit (1 / 4 writers) | set-up s (accounts / seating) | started UTC | "
+        "load |\n"
+        "|---|---|---:|---:|---:|---|---:|---:|---|---:|---|---|---|---:|"
     )
     lines = [head]
     for r in rows:
@@ -246,29 +284,53 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{r['commands_per_s']:,.0f} | {_ms(lat['p50'])} / {_ms(lat['p95'])} / "
             f"{_ms(lat['p99'])} | {r['errors']['count']} | {server['cpu_percent']}% | "
             f"{server['rss_per_table_kb']:,.0f} / "
-            f"{server['rss_per_table_after_accounts_kb']:,.0f} | {limit} tx/s | "
-            f"{r['load_before']} |"
+            f"{server['rss_per_table_after_accounts_kb']:,.0f} | "
+            f"{_mb(server['rss_peak_mb'])} | {limit} tx/s | {_setup(r)} | "
+            f"{r.get('started_at', '-')} | {r['load_before']} |"
         )
     return "\n".join(lines)
 
 
-def marginal_memory(rows: list[dict[str, Any]]) -> list[str]:
+def marginal_memory(
+    rows: list[dict[str, Any]], earlier: list[dict[str, Any]] | None = None
+) -> list[str]:
     """What a table adds: the peak RSS of a -400 run less its -200 run's (same
-    database, same way of sending), over the 200 tables more."""
-    peaks = {(r["scenario"], r["via"]): r["server"]["rss_peak_mb"] for r in rows}
+    database, same way of sending), over the 200 tables more. The pair may come from
+    this run or, one of them, from ``earlier`` (``--against``); this run's row wins
+    where both have one."""
+    peaks = {
+        (r["scenario"], r["via"]): r["server"]["rss_peak_mb"] for r in [*(earlier or []), *rows]
+    }
+    mine = {(r["scenario"], r["via"]) for r in rows}
     lines = []
     for (name, via), peak in peaks.items():
         if not name.endswith("-400"):
             continue
-        smaller = peaks.get((name.replace("-400", "-200"), via))
-        if peak is not None and smaller is not None:
-            per_table = (peak - smaller) * 1024 / 200
-            lines.append(f"{name[:-4]} ({via}): {per_table:,.0f} KB per table more")
+        pair = (name, via), (name.replace("-400", "-200"), via)
+        smaller = peaks.get(pair[1])
+        if peak is None or smaller is None or not mine & set(pair):
+            continue
+        per_table = (peak - smaller) * 1024 / 200
+        lines.append(
+            f"{name[:-4]} ({via}): {per_table:,.0f} KB per table more "
+            f"(peak RSS {smaller:,.1f} MB at 200 tables, {peak:,.1f} MB at 400)"
+        )
     return lines
 
 
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:,.0f}"
+
+
+def _mb(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.1f}"
+
+
+def _setup(row: dict[str, Any]) -> str:
+    phases = row.get("setup")
+    if not phases:  # a report from before the phases were timed apart
+        return f"{row.get('setup_s', '-')}"
+    return f"{row['setup_s']:,.0f} ({phases['accounts_s']:,.0f} / {phases['seating_s']:,.0f})"
 
 
 if __name__ == "__main__":

@@ -95,6 +95,11 @@ def test_a_tiny_load_test_reports_every_figure_and_writes_json_and_png(
         assert key in saved, key
     assert saved["database"] == "sqlite"
     assert saved["plan"]["via"] == via
+    # the set-up's two phases, timed apart: the accounts (password hashing), then seating
+    phases = saved["setup"]
+    assert set(phases) == {"accounts_s", "seating_s"}
+    assert phases["accounts_s"] > 0 and phases["seating_s"] > 0
+    assert abs(phases["accounts_s"] + phases["seating_s"] - saved["setup_s"]) <= 0.02
     # Requests are counted from when they leave, commands once committed: a player's
     # one command in flight as the measure began is a command and no request.
     if via == "http":
