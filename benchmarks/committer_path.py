@@ -1,7 +1,9 @@
 """What the committer's thread spends on one command, without the web stack: the
 load test's busy tables played in batches through ``together.run_together`` with the
 process's kept tables, then each change's views made and written as the sockets send
-them (``change_views``, ``game_answers``), in CPU time of this thread.
+them (``change_views``, ``game_answers``) from the sockets' shared read
+(``game_reads``, each change joined to the one before it), in CPU time of this
+thread.
 
 Each round queues the tables' next commands (the player to act checks or calls;
 after a hand, each player presses Continue), sorted by table as the committer sorts
@@ -51,6 +53,7 @@ from cardroom.store.models import Game  # noqa: E402
 from cardroom.table import Table, table_from_dict  # noqa: E402
 from cardroom.web.committer import first_per_table  # noqa: E402
 from cardroom.web.game_answers import events_text, result_text, snapshot_text  # noqa: E402
+from cardroom.web.game_reads import SharedRead  # noqa: E402
 
 PARTS = ("batch", "views")
 PASSWORD = "correct horse battery"
@@ -137,6 +140,7 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
         }
     pending = {g: _next_commands(last_table[g], users) for g, users in games.items()}
     later: list[Queued] = []  # what the committer left for the next batch
+    reads: dict[int, SharedRead] = {}  # game -> its sockets' shared read
     cpu: Counter[str] = Counter()
     done_commands = refused = 0
     for round_no in range(rounds + 1):
@@ -162,13 +166,21 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
             views = change_views.ChangeViews(change)
             views.seal(games[item.game_id], ctx.now())  # on the committer, as Live does
             result_text("ref", done.result, views.events(done.user.id, change.after_seq), views)
+            # The sockets' shared read, seeded with the change and joined to the one
+            # before it (``Live.game_changed``), then let go once both have sent it
+            # (``GameFeed._last_to_catch_up``).
+            read = reads.setdefault(item.game_id, SharedRead())
+            read.seed(views)
+            shared = read.views
+            assert shared is not None
             for user in games[item.game_id]:
                 key = (item.game_id, user)
-                update = views.update(user, sent[key], ctx.now())
+                update = shared.update(user, sent[key], ctx.now())
                 if update.events:
-                    events_text(update.events[-1].version, update.events, views)
-                snapshot_text(update.detail, views)
+                    events_text(update.events[-1].version, update.events, shared)
+                snapshot_text(update.detail, shared)
                 sent[key] = update.detail.last_seq
+            shared.forget()
         views_cpu = time.thread_time() - start
         part[0] = ""
         if measured:

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TypeVar
 
 from cardroom.service.game_details import MomentDetails
-from cardroom.service.game_records import GameDetail
+from cardroom.service.game_records import GameDetail, StoredEvent
 from cardroom.service.game_views import (
     GameChange,
     ViewedEvent,
@@ -69,7 +69,7 @@ class ChangeViews:
     _seal: _Seal = field(default_factory=_Seal)
     # after_seq -> the events after it, when every viewer sees them alike.
     _alike: dict[int, tuple[ViewedEvent, ...]] = field(default_factory=dict)
-    _from_a_seat: bool | None = None
+    _seat_seq: int | None = None  # ``_last_seen_from_a_seat``, once asked
     # id(part) -> (part, its text): the part is kept with its text, so that its id
     # names no other object while the entry lasts.
     _texts: dict[int, tuple[object, object]] = field(default_factory=dict)
@@ -80,36 +80,41 @@ class ChangeViews:
         change = self.change
         if after_seq < change.after_seq:
             raise ValueError("the change starts after what the viewer needs")
-        if not self._seen_from_a_seat():
-            # No event here depends on the viewer's seat: every viewer who needs the
-            # same events gets the one tuple, and its JSON is written once for them
-            # all (``cardroom.web.game_answers.events_text``).
+        if after_seq >= self._last_seen_from_a_seat():
+            # No event asked for depends on the viewer's seat: every viewer who needs
+            # the same events gets the one tuple, and its JSON is written once for
+            # them all (``cardroom.web.game_answers.events_text``). Asked of the
+            # events after ``after_seq`` only: a change joined to the ones before it
+            # (``cardroom.web.game_reads.joined``) reaches back over the hole cards
+            # of the hand's deal, which its sockets were sent with an earlier change.
             alike = self._alike.get(after_seq)
             if alike is None:
                 alike = self._alike[after_seq] = self._viewed(after_seq, {})
             return alike
         return self._viewed(after_seq, viewer_seats(change.hand_seats, viewer_id))
 
-    def _seen_from_a_seat(self) -> bool:
-        """Whether some event of the change is seen differently from a seat."""
-        seen = self._from_a_seat
-        if seen is None:
-            seen = self._from_a_seat = any(
-                e.hand_id is not None and e.kind in SEEN_FROM_A_SEAT for e in self.change.events
-            )
-        return seen
+    def _last_seen_from_a_seat(self) -> int:
+        """The number of the change's last event seen differently from a seat (a
+        hole card: ``views.SEEN_FROM_A_SEAT``); 0 if none is."""
+        last = self._seat_seq
+        if last is None:
+            last = 0
+            for e in self.change.events:
+                if e.hand_id is not None and e.kind in SEEN_FROM_A_SEAT:
+                    last = e.seq
+            self._seat_seq = last
+        return last
 
     def _viewed(self, after_seq: int, seats: dict[int, int]) -> tuple[ViewedEvent, ...]:
         viewed = []
-        for event in self.change.events:
-            if event.seq <= after_seq:
-                continue
+        made = self._events
+        for event in _numbered_after(self.change, after_seq):
             seat = None
             if event.hand_id is not None and event.kind in SEEN_FROM_A_SEAT:
                 seat = seats.get(event.hand_id)
-            view = self._events.get((event.seq, seat))
+            view = made.get((event.seq, seat))
             if view is None:
-                view = self._events[event.seq, seat] = view_event(event, seat)
+                view = made[event.seq, seat] = view_event(event, seat)
             viewed.append(view)
         return tuple(viewed)
 
@@ -200,3 +205,18 @@ class ChangeViews:
         if details is None:
             details = self._details = MomentDetails(self.change.moment, now)
         return details.detail(viewer_id, now)
+
+
+def _numbered_after(change: GameChange, after_seq: int) -> Sequence[StoredEvent]:
+    """The change's events numbered above ``after_seq``: a slice, as a change's
+    events are numbered one by one from ``change.after_seq + 1`` (a sockets' joined
+    change may hold up to ``game_reads.JOINED_EVENTS_MAX`` of them, most sent
+    already); picked one by one should the numbers say otherwise."""
+    events = change.events
+    start = after_seq - change.after_seq
+    if 0 <= start <= len(events):
+        first = events[start].seq if start < len(events) else after_seq + 1
+        before = events[start - 1].seq if start > 0 else after_seq
+        if first == after_seq + 1 and before == after_seq:
+            return events[start:]
+    return [e for e in events if e.seq > after_seq]
