@@ -25,9 +25,14 @@ Which protocol class the server runs is a setting of the stack, not of the room:
 
 from __future__ import annotations
 
-from uvicorn._types import ASGISendEvent
+import asyncio
+from typing import Any
+
+from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent, Scope
+from uvicorn.config import Config
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
 
 
@@ -35,6 +40,32 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
     """``WebSocketsSansIOProtocol`` whose data frames go out once a step."""
 
     _write_soon = False  # a write of the gathered frames is asked of the loop
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        # uvicorn closes the transport as soon as the app returns: what it sent last
+        # is written first.
+        self._served_app = self.app
+        self.app = self._serve_app
+
+    async def _serve_app(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
+        try:
+            await self._served_app(scope, receive, send)
+        finally:
+            self.write_gathered()
+
+    def shutdown(self) -> None:
+        """The server stops: what was sent goes out before the close."""
+        self.write_gathered()
+        super().shutdown()
 
     async def send(self, message: ASGISendEvent) -> None:
         if (
