@@ -6,11 +6,14 @@ the sender's socket the command's ``result``), one after the other without the l
 going round in between. uvicorn's protocol writes each frame as it is sent: a
 system call each, five a command at a heads-up table, and on loopback the call that
 hands the bytes to the reader is most of what a frame costs the server (8% of its
-CPU under load, docs/scaling.md). Here a frame sent is framed at once, by the
-``websockets`` protocol object as uvicorn frames it (its state checked, the same
-bytes), and left in that object's outgoing data; the first frame of a step asks the
-loop to write them all when it comes round (``call_soon``). The client reads the
-same bytes in the same order, in fewer segments.
+CPU under load, docs/scaling.md). Here a frame sent is framed at once and left in
+the ``websockets`` protocol object's outgoing data; the first frame of a step asks
+the loop to write them all when it comes round (``call_soon``). The client reads
+the same bytes in the same order, in fewer segments. A text frame on an open
+connection without extensions (compression) gets its header here, the bytes
+``conn.send_text`` would make, at a quarter of its CPU (its ``Frame`` object and
+checks, 2.9 against 0.7 us for a snapshot); anything else is framed by
+``conn.send_text`` or ``conn.send_binary`` themselves.
 
 What else uvicorn writes (the close, a pong, a keepalive ping, the shutdown's close)
 takes the protocol object's outgoing data as it is, so a frame still waiting goes
@@ -26,6 +29,7 @@ Which protocol class the server runs is a setting of the stack, not of the room:
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 from uvicorn._types import ASGIReceiveCallable, ASGISendCallable, ASGISendEvent, Scope
@@ -34,6 +38,21 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.exceptions import InvalidState
+from websockets.protocol import State
+
+_MEDIUM = struct.Struct("!BBH")
+_LONG = struct.Struct("!BBQ")
+_FIN_TEXT = 0b10000001  # a whole text message in one frame
+
+
+def _text_header(length: int) -> bytes:
+    """The header ``websockets.frames.Frame.serialize`` writes of a server's
+    (unmasked) final text frame of ``length`` bytes, without extensions."""
+    if length < 126:
+        return bytes((_FIN_TEXT, length))
+    if length < 65536:
+        return _MEDIUM.pack(_FIN_TEXT, 126, length)
+    return _LONG.pack(_FIN_TEXT, 127, length)
 
 
 class GatheredFramesProtocol(WebSocketsSansIOProtocol):
@@ -78,17 +97,32 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
         ):
             await super().send(message)
             return
+        conn = self.conn
+        text = message.get("text")
         data = message.get("bytes")
-        try:
-            if data is not None:
-                self.conn.send_binary(data)
-            else:
-                text = message.get("text")
-                if text is None:
+        if (
+            data is None
+            and text is not None
+            and conn.state is State.OPEN
+            and not conn.extensions
+            and not conn.expect_continuation_frame
+            and not conn.debug
+        ):
+            # ``conn.send_text``'s frame without its objects: the header, then the
+            # payload, left with what the protocol object has to send.
+            payload = text.encode()
+            conn.writes.append(_text_header(len(payload)))
+            conn.writes.append(payload)
+        else:
+            try:
+                if data is not None:
+                    conn.send_binary(data)
+                elif text is not None:
+                    conn.send_text(text.encode())
+                else:
                     return  # nothing to send (uvicorn writes nothing either)
-                self.conn.send_text(text.encode())
-        except InvalidState:
-            raise ClientDisconnected() from None
+            except InvalidState:
+                raise ClientDisconnected() from None
         if not self._write_soon:
             self._write_soon = True
             self.loop.call_soon(self.write_gathered)

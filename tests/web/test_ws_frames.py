@@ -16,6 +16,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Close, Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
@@ -24,7 +25,8 @@ from cardroom.web.gathered_frames import GatheredFramesProtocol
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 Script = Callable[[Send], Awaitable[None]]
-TEXTS = ['{"type":"events","version":7,"events":[]}', '{"type":"snapshot"}', "é" * 300]
+# Each length a frame's header writes apart: under 126 bytes, up to 65,535, longer.
+TEXTS = ['{"type":"events","version":7,"events":[]}', "x" * 125, "é" * 300, "y" * 70_000]
 
 
 class Transport(asyncio.Transport):
@@ -58,7 +60,9 @@ class Connected:
     """A protocol of ``kind`` serving an app that runs ``script`` once accepted, with a
     client's handshake done; ``frames()``: what the client reads after it."""
 
-    def __init__(self, kind: type[WebSocketsSansIOProtocol], script: Script) -> None:
+    def __init__(
+        self, kind: type[WebSocketsSansIOProtocol], script: Script, *, deflate: bool = False
+    ) -> None:
         self.accepted = asyncio.Event()
         self.finished = asyncio.Event()
         self.failure: BaseException | None = None
@@ -75,13 +79,14 @@ class Connected:
                 self.finished.set()
 
         config = uvicorn.Config(
-            app, ws_per_message_deflate=False, lifespan="off", proxy_headers=False
+            app, ws_per_message_deflate=deflate, lifespan="off", proxy_headers=False
         )
         config.load()
         self.protocol = kind(config, ServerState(), {}, _loop=asyncio.get_running_loop())
         self.transport = Transport()
         self.protocol.connection_made(self.transport)
-        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+        offers = [ClientPerMessageDeflateFactory()] if deflate else []
+        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"), extensions=offers)
         self.client.send_request(self.client.connect())
         self.protocol.data_received(b"".join(self.client.data_to_send()))
 
@@ -114,9 +119,11 @@ async def _texts_in_one_step(send: Send) -> None:
     await send({"type": "websocket.send", "bytes": b"\x00\x01"})
 
 
-def _served(kind: type[WebSocketsSansIOProtocol], script: Script) -> Connected:
+def _served(
+    kind: type[WebSocketsSansIOProtocol], script: Script, *, deflate: bool = False
+) -> Connected:
     async def scenario() -> Connected:
-        connected = Connected(kind, script)
+        connected = Connected(kind, script, deflate=deflate)
         await connected.run()
         return connected
 
@@ -124,16 +131,20 @@ def _served(kind: type[WebSocketsSansIOProtocol], script: Script) -> Connected:
     return connected
 
 
-def test_the_frames_of_one_step_go_out_in_one_write_as_uvicorn_writes_them() -> None:
-    uvicorns = _served(WebSocketsSansIOProtocol, _texts_in_one_step)
-    ours = _served(GatheredFramesProtocol, _texts_in_one_step)
+@pytest.mark.parametrize("deflate", [False, True], ids=["plain", "compressed"])
+def test_the_frames_of_one_step_go_out_in_one_write_as_uvicorn_writes_them(
+    deflate: bool,
+) -> None:
+    uvicorns = _served(WebSocketsSansIOProtocol, _texts_in_one_step, deflate=deflate)
+    ours = _served(GatheredFramesProtocol, _texts_in_one_step, deflate=deflate)
     assert ours.failure is None and uvicorns.failure is None
-    assert len(uvicorns.frame_writes()) == 4
+    assert len(uvicorns.frame_writes()) == len(TEXTS) + 1
     assert len(ours.frame_writes()) == 1
     assert ours.frame_writes() == [b"".join(uvicorns.frame_writes())]
     frames = ours.frames()
-    assert [bytes(f.data).decode() for f in frames[:3]] == TEXTS
-    assert (frames[3].opcode, frames[3].data) == (Opcode.BINARY, b"\x00\x01")
+    assert [bytes(f.data).decode() for f in frames[:-1]] == TEXTS
+    assert (frames[-1].opcode, frames[-1].data) == (Opcode.BINARY, b"\x00\x01")
+    assert bool(ours.client.extensions) is deflate
 
 
 def test_frames_of_different_steps_go_out_in_their_order() -> None:
@@ -147,7 +158,7 @@ def test_frames_of_different_steps_go_out_in_their_order() -> None:
     ours = _served(GatheredFramesProtocol, script)
     assert ours.failure is None
     assert len(ours.frame_writes()) == 2
-    assert [bytes(f.data).decode() for f in ours.frames()] == TEXTS
+    assert [bytes(f.data).decode() for f in ours.frames()] == TEXTS[:3]
 
 
 def test_a_close_goes_out_after_the_frames_sent_before_it() -> None:
