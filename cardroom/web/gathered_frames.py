@@ -81,48 +81,60 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
         finally:
             self.write_gathered()
 
-    def shutdown(self) -> None:
-        """The server stops: what was sent goes out before the close."""
-        self.write_gathered()
-        super().shutdown()
-
     async def send(self, message: ASGISendEvent) -> None:
-        if (
-            message["type"] != "websocket.send"
-            or not self.handshake_complete
-            or self.close_sent
-            or self.initial_response is not None
-            or self.disconnected
-            or not self.writable.is_set()
-        ):
-            await super().send(message)
-            return
+        if message["type"] == "websocket.send":
+            text = message.get("text")
+            data = message.get("bytes")
+            if data is None and text is not None and self.send_text_now(text):
+                return
+            if self._frames_go_now():
+                try:
+                    if data is not None:
+                        self.conn.send_binary(data)
+                    elif text is not None:
+                        self.conn.send_text(text.encode())
+                    else:
+                        return  # nothing to send (uvicorn writes nothing either)
+                except InvalidState:
+                    raise ClientDisconnected() from None
+                self._write_in_a_moment()
+                return
+        await super().send(message)
+
+    def send_text_now(self, text: str) -> bool:
+        """``send({"type": "websocket.send", "text": text})`` without awaiting, for a
+        frame that needs no waiting and no help from the protocol object (an open
+        connection, its buffer not full, no extensions): True if it was sent, else
+        False and nothing was done (``send`` it then). The app's sockets call it
+        straight (``cardroom.web.routes.ws``): no coroutine per frame."""
         conn = self.conn
-        text = message.get("text")
-        data = message.get("bytes")
         if (
-            data is None
-            and text is not None
-            and conn.state is State.OPEN
-            and not conn.extensions
-            and not conn.expect_continuation_frame
-            and not conn.debug
+            not self._frames_go_now()
+            or conn.state is not State.OPEN
+            or conn.extensions
+            or conn.expect_continuation_frame
+            or conn.debug
         ):
-            # ``conn.send_text``'s frame without its objects: the header, then the
-            # payload, left with what the protocol object has to send.
-            payload = text.encode()
-            conn.writes.append(_text_header(len(payload)))
-            conn.writes.append(payload)
-        else:
-            try:
-                if data is not None:
-                    conn.send_binary(data)
-                elif text is not None:
-                    conn.send_text(text.encode())
-                else:
-                    return  # nothing to send (uvicorn writes nothing either)
-            except InvalidState:
-                raise ClientDisconnected() from None
+            return False
+        # ``conn.send_text``'s frame without its objects: the header, then the
+        # payload, left with what the protocol object has to send.
+        payload = text.encode()
+        conn.writes.append(_text_header(len(payload)))
+        conn.writes.append(payload)
+        self._write_in_a_moment()
+        return True
+
+    def _frames_go_now(self) -> bool:
+        """A data frame would be framed and written by uvicorn at once."""
+        return (
+            self.handshake_complete
+            and not self.close_sent
+            and self.initial_response is None
+            and not self.disconnected
+            and self.writable.is_set()
+        )
+
+    def _write_in_a_moment(self) -> None:
         if not self._write_soon:
             self._write_soon = True
             self.loop.call_soon(self.write_gathered)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from starlette.websockets import WebSocket, WebSocketState
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
@@ -22,11 +23,19 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 from cardroom.web.gathered_frames import GatheredFramesProtocol
+from cardroom.web.routes import ws as ws_routes
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[Any], Awaitable[None]]
 Script = Callable[[Send], Awaitable[None]]
 # Each length a frame's header writes apart: under 126 bytes, up to 65,535, longer.
-TEXTS = ['{"type":"events","version":7,"events":[]}', "x" * 125, "é" * 300, "y" * 70_000]
+TEXTS = [
+    '{"type":"events","version":7,"events":[]}',
+    "x" * 125,
+    "x" * 126,
+    "é" * 300,
+    "z" * 65_535,
+    "y" * 65_536,
+]
 
 
 class Transport(asyncio.Transport):
@@ -276,3 +285,64 @@ def test_cardroom_serve_runs_the_gathering_protocol(monkeypatch: pytest.MonkeyPa
 
     assert main(["serve", "--port", "8799", "--database-url", "sqlite://"]) == 0
     assert given["ws"] is GatheredFramesProtocol
+
+
+# -- the room's sockets over it -----------------------------------------------------------
+
+
+def _feed(send: Send) -> ws_routes.UserFeed:
+    scope = {"type": "websocket", "path": "/ws/me", "headers": [], "query_string": b""}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    socket = WebSocket(scope, receive, send)
+    socket.application_state = WebSocketState.CONNECTED  # accepted by the harness
+    return ws_routes.UserFeed(socket, live=None, token="t")  # type: ignore[arg-type]
+
+
+def test_a_sockets_frames_go_to_the_protocol_without_its_coroutine() -> None:
+    async def script(send: Send) -> None:
+        feed = _feed(send)
+        server = feed._direct
+        assert isinstance(server, GatheredFramesProtocol)
+
+        async def awaited(message: Any) -> None:
+            raise AssertionError("sent through the protocol's send")
+
+        server.send = awaited  # type: ignore[method-assign]
+        await feed.send(TEXTS[0])
+        await feed.send(TEXTS[1])
+
+    ours = _served(GatheredFramesProtocol, script)
+    assert ours.failure is None
+    assert len(ours.frame_writes()) == 1
+    assert [bytes(f.data).decode() for f in ours.frames()] == TEXTS[:2]
+
+
+def test_a_frame_that_must_wait_goes_after_the_one_waiting() -> None:
+    """The transport's buffer full: the first send waits in the server's ``send``;
+    once it may go on, a second sent before it ran again goes after it."""
+
+    async def scenario() -> Connected:
+        go = asyncio.Event()
+
+        async def script(send: Send) -> None:
+            feed = _feed(send)
+            await go.wait()
+            first = asyncio.create_task(feed.send(TEXTS[0]))
+            await asyncio.sleep(0)  # waiting for the buffer to drain
+            connected.protocol.resume_writing()
+            await feed.send(TEXTS[1])  # before the first one runs again
+            await first
+
+        connected = Connected(GatheredFramesProtocol, script)
+        await connected.accepted.wait()
+        connected.protocol.pause_writing()
+        go.set()
+        await connected.run()
+        return connected
+
+    connected: Connected = _run(scenario)
+    assert connected.failure is None
+    assert [bytes(f.data).decode() for f in connected.frames()] == TEXTS[:2]
