@@ -26,12 +26,13 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
-from cardroom.web.gathered_frames import GatheredFramesProtocol
+PROTOCOLS: dict[str, type[WebSocketsSansIOProtocol]] = {"uvicorn": WebSocketsSansIOProtocol}
+try:  # a tree from before it (to compare with) has uvicorn's alone
+    from cardroom.web.gathered_frames import GatheredFramesProtocol
 
-PROTOCOLS: dict[str, type[WebSocketsSansIOProtocol]] = {
-    "uvicorn": WebSocketsSansIOProtocol,
-    "gathered": GatheredFramesProtocol,
-}
+    PROTOCOLS["gathered"] = GatheredFramesProtocol
+except ImportError:
+    pass
 Opened = Callable[[WebSocket, str], Awaitable[None]]
 
 
