@@ -1,7 +1,8 @@
 """The floor of the stack: a server with Cardroom's components and settings and none
 of its poker, for ``benchmarks/stack_floor.py``.
 
-FastAPI on uvicorn with ``cardroom serve``'s options; SQLAlchemy 2 Core on the engine
+FastAPI on uvicorn with ``cardroom serve``'s options and WebSocket protocol
+(``cardroom.web.gathered_frames``); SQLAlchemy 2 Core on the engine
 ``cardroom.store.db.make_engine`` makes (SQLite: WAL, the same pragmas, ``BEGIN
 IMMEDIATE`` behind the process's writer lock, SQLite's default ``synchronous``, as
 Cardroom leaves it; PostgreSQL through psycopg); the worker-thread pools Cardroom
@@ -789,6 +790,8 @@ def main() -> None:
 
     import uvicorn
 
+    from cardroom.web.gathered_frames import GatheredFramesProtocol
+
     uvicorn.run(
         create_app(Room(args.mode, args.database_url, args.process_index)),
         host=args.host,
@@ -799,6 +802,9 @@ def main() -> None:
         server_header=False,
         lifespan="on",
         ws_per_message_deflate=False,
+        # cardroom serve's protocol: uvicorn's websockets-sansio one, writing the
+        # frames a socket is sent in one step of the loop in one system call.
+        ws=GatheredFramesProtocol,
     )
 
 

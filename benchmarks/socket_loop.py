@@ -9,7 +9,13 @@ Each round sends one command per table (the player to act checks or calls; after
 hand, each player presses Continue) and waits until every socket has its answer and
 both players' sockets have the change.
 
+With ``--server uvicorn`` or ``--server gathered`` the sockets are real loopback
+connections served by that uvicorn protocol class (``real_sockets.py``): the
+client's messages arrive as masked frames (sent from a thread of their own), and
+the figure has uvicorn's reading and framing and the writes too.
+
     $ .venv/bin/python benchmarks/socket_loop.py --rounds 300
+    $ .venv/bin/python benchmarks/socket_loop.py --rounds 300 --server gathered
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import argparse
 import asyncio
 import gc
 import json
+import queue
 import sys
 import tempfile
 import threading
@@ -32,6 +39,8 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES  # noqa: E402
+from real_sockets import PROTOCOLS, Drained, Sockets  # noqa: E402
+from starlette.websockets import WebSocket  # noqa: E402
 
 from cardroom.config import PasswordHashing, Settings  # noqa: E402
 from cardroom.deck import SeededRandomSource  # noqa: E402
@@ -130,8 +139,61 @@ class _Collections:
             self.cpu[threading.current_thread().name, info["generation"]] += now - began
 
 
+class _AnsweredFeed(ws.GameFeed):
+    """A table socket that tells the round when it has sent a command's answer."""
+
+    watchers: _Watchers
+
+    async def command(self, data: dict[str, Any]) -> None:
+        await super().command(data)
+        self.watchers.answered()
+
+
+class _Sender:
+    """The clients' messages, written from a thread of their own."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[list[tuple[Drained, str]] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._send, daemon=True)
+        self.thread.start()
+
+    def _send(self) -> None:
+        while (batch := self.queue.get()) is not None:
+            for client, text in batch:
+                client.send_text(text)
+
+
+async def _real_tables(
+    live: Live, seated: dict[int, list[tuple[int, str]]], server: str, watchers: _Watchers
+) -> tuple[dict[tuple[int, int], Drained], Sockets]:
+    """Each player's feed on a real socket served by ``server``'s protocol class."""
+    tokens = {(game, user): token for game, pair in seated.items() for user, token in pair}
+    opened_all = asyncio.Event()
+    ready: set[tuple[int, int]] = set()
+
+    async def opened(websocket: WebSocket, path: str) -> None:
+        game, user = (int(part) for part in path.rsplit("/", 2)[1:])
+        feed = _AnsweredFeed(websocket, live, tokens[game, user], game, user)
+        feed.watchers = watchers
+        live.watch_game(game, feed)
+        await feed.snapshot()
+        ready.add((game, user))
+        if len(ready) == len(tokens):
+            opened_all.set()
+        await ws._serve(websocket, feed)
+
+    sockets = Sockets(server, opened)
+    clients = {key: await sockets.connect(f"/ws/games/{key[0]}/{key[1]}") for key in tokens}
+    await asyncio.wait_for(opened_all.wait(), 60)
+    return clients, sockets
+
+
 async def _run(
-    ctx: ServiceContext, tables: int, rounds: int, threshold: tuple[int, ...] | None
+    ctx: ServiceContext,
+    tables: int,
+    rounds: int,
+    threshold: tuple[int, ...] | None,
+    server: str = "stand-in",
 ) -> dict[str, Any]:
     live = Live(lambda: ctx, clock=False)
     live._loop = asyncio.get_running_loop()
@@ -152,6 +214,7 @@ async def _run(
     watchers = _Watchers()
     sockets: dict[tuple[int, int], _Socket] = {}
     serving = []
+    seats: dict[int, list[tuple[int, str]]] = {}
     for t in range(tables):
         seated = []
         for i in range(2):
@@ -164,6 +227,9 @@ async def _run(
         with ctx.sessions() as session:
             row = session.get_one(Game, game)
             after[game] = (table_from_dict(row.state), row.version)
+        seats[game] = seated
+        if server != "stand-in":
+            continue
         for user, token in seated:
             socket = _Socket(watchers, user)
             sockets[game, user] = socket
@@ -171,6 +237,11 @@ async def _run(
             live.watch_game(game, feed)
             await feed.snapshot()
             serving.append(asyncio.create_task(ws._serve(socket, feed)))  # type: ignore[arg-type]
+    real = None
+    clients: dict[tuple[int, int], Drained] = {}
+    sender = _Sender()
+    if server != "stand-in":
+        clients, real = await _real_tables(live, seats, server, watchers)
     freeze_what_start_up_made()  # as the server does after start-up
     if threshold:
         gc.set_threshold(*threshold)
@@ -186,8 +257,12 @@ async def _run(
         ]
         watchers.expect(len(messages))
         start = time.thread_time()
+        if real is not None:
+            sender.queue.put([(clients[game, user], text) for game, user, text in messages])
         for game, user, text in messages:
-            sockets[game, user].incoming.put_nowait({"type": "websocket.receive", "text": text})
+            if real is None:
+                message = {"type": "websocket.receive", "text": text}
+                sockets[game, user].incoming.put_nowait(message)
         await watchers.done.wait()
         for _ in range(20):  # the sockets' pumps finish after the last answer
             await asyncio.sleep(0)
@@ -199,8 +274,13 @@ async def _run(
     for socket in sockets.values():
         socket.incoming.put_nowait({"type": "websocket.disconnect"})
     await asyncio.gather(*serving)
+    sender.queue.put(None)
+    if real is not None:
+        real.close()
+        await asyncio.sleep(0.3)  # the server sees the clients go
     await asyncio.to_thread(live.committer.stop)
     return {
+        "server": server,
         "tables": tables,
         "commands": commands,
         "loop_cpu_ms_per_command": round(1000 * cpu / commands, 4),
@@ -211,7 +291,9 @@ async def _run(
         },
         "messages_sent_per_command": round(
             sum(s.sent for s in sockets.values()) / max(commands, 1), 2
-        ),
+        )
+        if real is None
+        else None,
     }
 
 
@@ -225,14 +307,22 @@ def main() -> None:
         nargs="+",
         help="gc.set_threshold's, after the freeze (default: the server's, GC_THRESHOLDS)",
     )
+    parser.add_argument(
+        "--server",
+        choices=("stand-in", *PROTOCOLS),
+        default="stand-in",
+        help="the sockets: stand-ins (the default), or real ones served by uvicorn's "
+        "protocol or cardroom serve's (gathered)",
+    )
     args = parser.parse_args()
     with scratch_context() as ctx:
+        running = _run(ctx, args.tables, args.rounds, args.gc_threshold, args.server)
         try:
             import uvloop
 
-            result = uvloop.run(_run(ctx, args.tables, args.rounds, args.gc_threshold))
+            result = uvloop.run(running)
         except ImportError:
-            result = asyncio.run(_run(ctx, args.tables, args.rounds, args.gc_threshold))
+            result = asyncio.run(running)
     print(json.dumps(result, indent=2))
 
 

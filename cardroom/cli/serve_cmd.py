@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardroom.web.app import create_app
+    from cardroom.web.gathered_frames import GatheredFramesProtocol
     from cardroom.web.server_logs import log_config
 
     url = f"http://{_url_host(args.host)}:{args.port}"
@@ -112,11 +113,12 @@ def run(args: argparse.Namespace) -> int:
         # deflate context costs each socket about 50 KB of memory and the server CPU:
         # off unless asked (docs/benchmarks.md, "Load test").
         ws_per_message_deflate=args.ws_compression,
-        # uvicorn's choice today, named so that it stays: of its three, the cheapest per
-        # frame sent, measured in turn on a bare app sending ~2 KB frames to 40
-        # clients: 21-29 us of server CPU a frame, the "websockets" (legacy) one
-        # 35-57, "wsproto" 41 (2026-12-03).
-        ws="websockets-sansio",
+        # uvicorn's "websockets-sansio" protocol (of its three, the cheapest per frame
+        # sent, measured in turn on a bare app sending ~2 KB frames to 40 clients:
+        # 21-29 us of server CPU a frame, the "websockets" (legacy) one 35-57,
+        # "wsproto" 41; 2026-12-03), writing the frames a socket is sent in one step
+        # of the loop in one system call (cardroom.web.gathered_frames).
+        ws=GatheredFramesProtocol,
         # Frames are read whole before the app sees them: the cap bounds what one
         # socket can make the server hold (WS_MAX_FRAME_BYTES says why 16 KiB).
         ws_max_size=ws_max_size,

@@ -180,6 +180,39 @@ def test_a_socket_behind_two_seeded_changes_reads_nothing(
     _in_a_thread(scenario)
 
 
+def test_a_fresh_read_is_what_after_would_answer_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``SharedRead.fresh``, the sockets' way without awaiting: the views ``after``
+    would answer without reading, else nothing (a wake since, older events needed,
+    a read under way)."""
+    made: list[int] = []
+
+    def read(_ctx: Any, _game: int, after_seq: int) -> Any:
+        made.append(after_seq)
+        return _change(after_seq, after_seq + 1)
+
+    monkeypatch.setattr(game_reads, "change_after", read)
+    shared = SharedRead()
+
+    async def scenario() -> None:
+        assert shared.fresh(5) is None  # nothing read yet
+        shared.invalidate()
+        seeded = ChangeViews(_change(5, 8))
+        shared.seed(seeded)
+        assert shared.fresh(5) is seeded and shared.fresh(7) is seeded
+        assert await shared.after(None, 1, 5, lambda: 5) is seeded  # type: ignore[arg-type]
+        assert shared.fresh(4) is None  # events before the change: a read
+        async with shared.lock:  # a read under way may be older than a wake
+            assert shared.fresh(5) is None
+        shared.invalidate()  # a wake since: this read may be older than its change
+        assert shared.fresh(5) is None
+        read_again = await shared.after(None, 1, 5, lambda: 5)  # type: ignore[arg-type]
+        assert made == [5] and shared.fresh(5) is read_again
+
+    _in_a_thread(scenario)
+
+
 def test_every_socket_sees_the_same_moment(client: TestClient, ctx: ServiceContext) -> None:
     alice, bob = new_player(client, "alice"), new_player(client, "bob")
     game = heads_up(client, alice, bob)

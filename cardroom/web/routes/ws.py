@@ -61,6 +61,7 @@ from cardroom.web import socket_commands
 from cardroom.web.deps import WebSettings
 from cardroom.web.errors import validation_message
 from cardroom.web.game_answers import events_text, snapshot_text
+from cardroom.web.gathered_frames import GatheredFramesProtocol
 from cardroom.web.live import Live, live_of
 from cardroom.web.open_sockets import CLOSE_TOO_MANY, TOO_MANY
 from cardroom.web.origins import same_origin
@@ -217,6 +218,10 @@ class Connection(abc.ABC):
         # Starlette's socket: what is sent goes straight to the server's ASGI
         # ``send`` (``_write``); a stand-in (tests, benchmarks): its ``send_text``.
         self._asgi_send = websocket._send if isinstance(websocket, WebSocket) else None
+        # ``cardroom serve``'s protocol (the ASGI ``send`` is its method): a frame that
+        # needs no waiting is handed to it without a coroutine (``_send_now``).
+        server = getattr(self._asgi_send, "__self__", None)
+        self._direct = server if isinstance(server, GatheredFramesProtocol) else None
         self._loop = asyncio.get_running_loop()
 
     async def send(self, message: BaseModel | dict[str, Any] | str) -> None:
@@ -230,12 +235,27 @@ class Connection(abc.ABC):
             text = message.model_dump_json()
         else:
             text = json.dumps(message, separators=(",", ":"))
+        if self._send_now(text):
+            return
         sending = self._sending  # acquired and released without ``async with``'s two
         await sending.acquire()  # coroutines: five sends per command
         try:
             await self._write(text)
         finally:
             sending.release()
+
+    def _send_now(self, text: str) -> bool:
+        """Send ``text`` without awaiting, if nothing is being sent and the server's
+        protocol can take it at once (``GatheredFramesProtocol.send_text_now``): the
+        same frame, in the same order, without the lock's, ``_write``'s and the
+        server's coroutines (five sends per command). False: nothing was done."""
+        direct = self._direct
+        return (
+            direct is not None
+            and not self._sending.locked()
+            and self.websocket.application_state is WebSocketState.CONNECTED
+            and direct.send_text_now(text)
+        )
 
     async def _write(self, text: str) -> None:
         """``websocket.send_text(text)``, for a connected socket without Starlette's
@@ -388,7 +408,8 @@ class GameFeed(Connection):
             update = None
             views = None  # the shared views the update came from: their texts too
             if after is None:
-                shared = await self.live.shared_read(self.game_id).after(
+                read = self.live.shared_read(self.game_id)
+                shared = read.fresh(start) or await read.after(
                     self.live.ctx, self.game_id, start, self._oldest_needed
                 )
                 # Sealed: this socket's view was not made before the table went on to
@@ -406,8 +427,12 @@ class GameFeed(Connection):
             await self._still_may_watch(detail)
             if update.events or after is not None:
                 version = update.events[-1].version if update.events else detail.summary.version
-                await self.send(events_text(version, update.events, views))
-            await self.send(snapshot_text(detail, views))
+                events = events_text(version, update.events, views)
+                if not self._send_now(events):
+                    await self.send(events)
+            snapshot = snapshot_text(detail, views)
+            if not self._send_now(snapshot):
+                await self.send(snapshot)
             self.seat_seen(detail.viewer_seat)
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
@@ -493,7 +518,9 @@ class GameFeed(Connection):
         commands run one at a time, in order (``cardroom.web.socket_commands``). A
         session found over is refused as HTTP refuses it, then the socket closes."""
         done = await socket_commands.run_command(self.live, self._token, self.game_id, data)
-        await self.send(done.message)
+        message = done.message
+        if not (isinstance(message, str) and self._send_now(message)):
+            await self.send(message)
         if done.ended is not None:
             refused = Refused.session_over(done.ended)
             self._open = False
