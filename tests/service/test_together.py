@@ -24,7 +24,7 @@ from cardroom.service.game.together import (
     run_each,
     run_together,
 )
-from cardroom.service.game_errors import GameNotFound, NotYourTurn, StaleVersion
+from cardroom.service.game_errors import NotYourTurn, StaleVersion
 from cardroom.store.models import IdempotencyKey
 from tests.service.gamekit import PASSWORD, admin, assert_audit_clean, players, source, to_act
 
@@ -237,16 +237,14 @@ def test_a_refusal_after_an_orm_write_in_a_batch_leaves_nothing_behind(
     assert isinstance(done[1].refused, NotYourTurn) and done[1].user is not None
     assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va + 1, vb, vc + 1)
     assert (keys_of(ctx, a), keys_of(ctx, b), keys_of(ctx, c)) == (["ka"], [], ["kc"])
-    # Each command's savepoint set with the release of the one before; the last one
-    # goes with the commit.
     savepoints = [s for s in seen if "SAVEPOINT" in s]
     assert savepoints == [
         "SAVEPOINT cardroom_command",
         "RELEASE SAVEPOINT cardroom_command",
         "SAVEPOINT cardroom_command",
         "ROLLBACK TO SAVEPOINT cardroom_command",
-        "RELEASE SAVEPOINT cardroom_command",
         "SAVEPOINT cardroom_command",
+        "RELEASE SAVEPOINT cardroom_command",
     ], savepoints
     assert_audit_clean(ctx)
     # The refused command's key was never kept: sent again alone, it is applied.
@@ -322,47 +320,3 @@ def test_a_command_leaves_nothing_in_the_session_for_the_next(
     assert held == [0, 0, 0]
     assert done[1].result is not None and done[1].result.replayed  # read back, not held
     assert done[2].result is not None and done[2].result.version == vb + 1
-
-
-def test_each_savepoint_is_set_after_its_commands_lock_and_the_last_goes_with_the_commit(
-    ctx: ServiceContext, db: Engine
-) -> None:
-    """A command's savepoint goes after the read that locks its game's row, with the
-    release of the one before: on PostgreSQL both then wait on the pipeline with the
-    command's writes, not for a round trip of their own before the lock."""
-    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
-    seen, stop = statements_seen(db)
-    try:
-        done = run_together(ctx, [call(a, ta, va), call(b, tb, vb)])
-    finally:
-        stop()
-    assert all(d.result is not None for d in done)
-    marks = [s if "SAVEPOINT" in s else "lock" for s in seen if "SAVEPOINT" in s or _locks(s)]
-    assert marks == [
-        "lock",
-        "SAVEPOINT cardroom_command",
-        "lock",
-        "RELEASE SAVEPOINT cardroom_command",
-        "SAVEPOINT cardroom_command",
-    ], marks
-    assert (version_of(ctx, a), version_of(ctx, b)) == (va + 1, vb + 1)
-
-
-def _locks(statement: str) -> bool:
-    """The read that locks a game's row (``game_rows.lock_game``)."""
-    return statement.startswith("SELECT games.id") and "\nFROM games \nWHERE games.id" in statement
-
-
-def test_a_command_refused_before_its_savepoint_takes_nothing_of_the_one_before(
-    ctx: ServiceContext,
-) -> None:
-    """Refused at its lock (its game is gone), a command set no savepoint: nothing is
-    rolled back, and the command before it, whose savepoint is still set, keeps its
-    change."""
-    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
-    gone = Queued(a + b + 1000, ta, lambda user: commands.act(user, "call"))
-    done = run_together(ctx, [call(a, ta, va), gone, call(b, tb, vb)])
-    assert done[0].result is not None and done[2].result is not None
-    assert isinstance(done[1].refused, GameNotFound)
-    assert (version_of(ctx, a), version_of(ctx, b)) == (va + 1, vb + 1)
-    assert_audit_clean(ctx)

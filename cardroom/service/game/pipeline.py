@@ -13,7 +13,6 @@ step is written once; what a command does is data (``commands.Command``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import TypedDict
 
@@ -110,11 +109,10 @@ def attempt_in(
     source: RandomSource,
     *,
     kept: KeptTables | None = None,
-    opened: Callable[[], None] | None = None,
 ) -> PlayResult | None:
     """``attempt`` inside a transaction the caller holds (``together``: the clock's
-    commands on the committer, with the players'). ``opened``: as ``run_in``'s."""
-    return _run(session, game_id, command, now, source, None, None, kept=kept, opened=opened)
+    commands on the committer, with the players')."""
+    return _run(session, game_id, command, now, source, None, None, kept=kept)
 
 
 def run_in(
@@ -128,31 +126,15 @@ def run_in(
     key: str | None = None,
     proven: bool = False,
     kept: KeptTables | None = None,
-    opened: Callable[[], None] | None = None,
 ) -> PlayResult:
     """``run`` inside a transaction the caller holds (``together``: commands
     committed together, each in a savepoint of one transaction). ``proven``: the
     caller has just proved, in this transaction, that the player's session is live
     and their account not suspended, so the player is not read again. ``kept``: the
     caller's decoded tables (``kept_tables``), taken from when at the row's version;
-    the result's table is the caller's to keep once committed. ``opened``: called
-    once the game's row is locked and its table loaded, before anything is written
-    (``together`` sets the command's savepoint there: on PostgreSQL it then goes
-    on the pipeline with the command's writes instead of waiting for its own round
-    trip before the lock's read)."""
+    the result's table is the caller's to keep once committed."""
     assert command.guard is None, "a guarded command may do nothing: use attempt"
-    result = _run(
-        session,
-        game_id,
-        command,
-        now,
-        source,
-        version,
-        key,
-        proven=proven,
-        kept=kept,
-        opened=opened,
-    )
+    result = _run(session, game_id, command, now, source, version, key, proven=proven, kept=kept)
     assert result is not None
     return result
 
@@ -168,14 +150,11 @@ def _run(
     *,
     proven: bool = False,
     kept: KeptTables | None = None,
-    opened: Callable[[], None] | None = None,
 ) -> PlayResult | None:
     who = command.who
     if isinstance(who, Player) and who.active and not proven:
         active_user(session, who.user_id)
-    tx = GameTx.open(session, game_id, now, kept=kept)  # reads only
-    if opened is not None:
-        opened()
+    tx = GameTx.open(session, game_id, now, kept=kept)
     tx.listed = reactions.listing(tx)  # to tell whether the lobby's listing changes
     if command.guard is not None and not command.guard(tx):
         return None

@@ -108,15 +108,15 @@ def run_together(
         with ctx.transaction() as session:
             # A command alone needs no savepoint (two statements): its refusal rolls
             # back the whole transaction, which holds nothing else.
-            marks = None if len(queued) == 1 else _Savepoints(session.connection())
+            held = None if len(queued) == 1 else session.connection()
             # Every sender's session proved at once, in this transaction: one
             # statement for the batch instead of one per command.
             tokens = {item.token for item in queued if isinstance(item, Queued)}
             proofs = accounts.users_in(ctx, session, tokens) if tokens else {}
             done = [
-                _one(ctx, session, marks, item, proofs[item.token], source, kept)
+                _one(ctx, session, held, item, proofs[item.token], source, kept)
                 if isinstance(item, Queued)
-                else _fire(session, marks, item, source, kept)
+                else _fire(session, held, item, source, kept)
                 for item in queued
             ]
     except _RefusedAlone as refused:
@@ -153,7 +153,7 @@ def run_each(
 def _one(
     ctx: ServiceContext,
     session: Session,
-    marks: _Savepoints | None,
+    held: Connection | None,
     item: Queued,
     proof: UserInfo | ServiceError,
     source: RandomSource,
@@ -164,9 +164,9 @@ def _one(
     user = proof
     return _step(
         session,
-        marks,
+        held,
         user,
-        lambda opened: pipeline.run_in(
+        lambda: pipeline.run_in(
             session,
             item.game_id,
             item.command(user.id),
@@ -176,14 +176,13 @@ def _one(
             key=item.key,
             proven=True,  # at the batch's start, in this transaction
             kept=kept,
-            opened=opened,
         ),
     )
 
 
 def _fire(
     session: Session,
-    marks: _Savepoints | None,
+    held: Connection | None,
     item: Fire,
     source: RandomSource,
     kept: KeptTables | None,
@@ -193,10 +192,10 @@ def _fire(
     is its own, as a player's is."""
     return _step(
         session,
-        marks,
+        held,
         None,
-        lambda opened: pipeline.attempt_in(
-            session, item.game_id, item.command, item.now, source, kept=kept, opened=opened
+        lambda: pipeline.attempt_in(
+            session, item.game_id, item.command, item.now, source, kept=kept
         ),
     )
 
@@ -207,88 +206,45 @@ def _fire(
 SAVEPOINT = "cardroom_command"
 
 
-class _Savepoints:
-    """The batch's savepoints: one a command, set once the command has locked its
-    game's row and loaded its table (``pipeline.run_in``'s ``opened``), before it
-    writes anything, and released when the next command sets its own.
-
-    Where they go is for PostgreSQL's round trips (``store.pipelined``): the
-    savepoint and the release answer nothing and wait on the pipeline, which is
-    closed (a round trip) before any statement that is read. Set before the lock's
-    read, a savepoint cost that round trip of its own, every command; set after it,
-    with the previous command's release, both go with the command's first writes.
-    The last command's savepoint is not released: the commit takes it with the
-    rest, and the batch saves the round trip its release cost before the commit.
-
-    The lock's read runs inside the previous command's savepoint (before its
-    release): it writes nothing, and the lock it takes is the transaction's once
-    that savepoint is released. A command refused before it set its savepoint
-    (its game gone) had written nothing: there is nothing to roll back, and
-    rolling back to the savepoint of that name would take the previous command's
-    work with it."""
-
-    def __init__(self, held: Connection) -> None:
-        self._held = held
-        self._dialect = held.dialect
-        self._unreleased = False  # the last command's savepoint is still set
-        self.set_now = False  # the running command has set its own
-
-    def start(self) -> None:
-        self.set_now = False
-
-    def set(self) -> None:
-        if self._unreleased:
-            self._dialect.do_release_savepoint(self._held, SAVEPOINT)
-        self._dialect.do_savepoint(self._held, SAVEPOINT)
-        self._unreleased = self.set_now = True
-
-    def undo(self) -> None:
-        """Back to the running command's savepoint, if it set one."""
-        if self.set_now:
-            self._dialect.do_rollback_to_savepoint(self._held, SAVEPOINT)
-
-
-def _nothing() -> None:
-    pass
-
-
 def _step(
     session: Session,
-    marks: _Savepoints | None,
+    held: Connection | None,
     user: UserInfo | None,
-    run: Callable[[Callable[[], None]], PlayResult | None],
+    run: Callable[[], PlayResult | None],
 ) -> Done:
     """One command of the batch, in a savepoint of its own unless it is alone
-    (``marks`` None): a refusal rolls back its own work only (alone, the whole
+    (``held`` None): a refusal rolls back its own work only (alone, the whole
     transaction, which holds nothing else).
 
     The savepoint is the dialect's statements on the batch's connection
-    (``store.db``: sent as text; on PostgreSQL queued on the pipeline), set where
-    ``_Savepoints`` says, not the session's ``begin_nested``: that costs a
+    (``store.db``: sent as text; on PostgreSQL the set and the release are queued on
+    the pipeline), not the session's ``begin_nested``: that costs a
     ``SessionTransaction`` and the connection's ``NestedTransaction`` each time, and
     a new connection lookup for the command's first statement, about 60 us a command
     together. What the session's nested transaction would do besides is done here:
-    its pending rows are flushed at the command's end, and a refusal drops from the
+    its pending rows are flushed before the release, and a refusal drops from the
     session whatever the command loaded or added (the session holds nothing at a
     command's start, so that is everything it holds)."""
-    if marks is None:
+    if held is None:
         try:
-            result = run(_nothing)
+            result = run()
         except ServiceError as refused:
             raise _RefusedAlone(Done(user, refused=refused)) from None
         session.flush()  # see below
         _let_go(session)
         return Done(user, result=result)
-    marks.start()
+    dialect = held.dialect
+    dialect.do_savepoint(held, SAVEPOINT)
     try:
-        result = run(marks.set)
+        result = run()
     except ServiceError as refused:
-        _undo(session, marks)
+        _undo(session, held)
         return Done(user, refused=refused)
     # What the command set on ORM rows after its save (the clock's claim writes the
-    # deadline's outcome) goes inside its savepoint, as the session's own savepoint
-    # would flush it before its release, and alone before the commit.
+    # deadline's outcome) goes before the release, as the session's own savepoint
+    # would flush it, and alone before the commit.
     session.flush()
+    dialect.do_release_savepoint(held, SAVEPOINT)
     _let_go(session)
     return Done(user, result=result)
 
@@ -300,7 +256,7 @@ def _let_go(session: Session) -> None:
         session.expunge_all()
 
 
-def _undo(session: Session, marks: _Savepoints) -> None:
+def _undo(session: Session, held: Connection) -> None:
     """Roll a refused command's work back to its savepoint and drop from the session
     what it loaded or added. The command may have left the session's transaction
     unusable (a failed flush rolls back all of it, the batch's work with it): then
@@ -308,5 +264,5 @@ def _undo(session: Session, marks: _Savepoints) -> None:
     root = session.get_transaction()
     if session.get_nested_transaction() is not None or root is None or not root.is_active:
         raise BatchBroken("a refused command's transaction was rolled back under it")
-    marks.undo()
+    held.dialect.do_rollback_to_savepoint(held, SAVEPOINT)
     session.expunge_all()
