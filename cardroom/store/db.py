@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -29,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import InvalidatePoolError
 from sqlalchemy.orm import Session, sessionmaker
 
 from cardroom.config import Settings
@@ -46,7 +48,7 @@ def make_engine(settings: Settings) -> Engine:
     if url.get_backend_name() == "sqlite":
         return _savepoints_as_text(_sqlite_engine(url))
     # Writes nobody reads the answer of wait for no round trip (``pipelined``).
-    engine = pipelined.install(_savepoints_as_text(create_engine(url, pool_pre_ping=True, **_JSON)))
+    engine = pipelined.install(_savepoints_as_text(_ping_when_idle(create_engine(url, **_JSON))))
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -65,6 +67,48 @@ def make_engine(settings: Settings) -> Engine:
 _JSON: dict[str, Any] = {"json_serializer": json_text.dumps, "json_deserializer": json_text.loads}
 
 _READING: ContextVar[bool] = ContextVar("cardroom_reading", default=False)
+
+# A pooled connection back from work this recently is taken as it is; one idle
+# longer is pinged first (``_ping_when_idle``).
+PING_AFTER_IDLE_SECONDS = 1.0
+_IDLE_SINCE = "cardroom_idle_since"
+
+
+def _ping_when_idle(engine: Engine) -> Engine:
+    """The pool's pre-ping (``pool_pre_ping``), only for a connection that has been
+    idle in the pool for ``PING_AFTER_IDLE_SECONDS`` or more.
+
+    The pre-ping is a round trip before every transaction: under load the
+    committer's batches (``cardroom.service.game.together``) and every read paid it,
+    for a connection that answered a moment ago. What the ping is for is a server
+    restarted, or a connection it dropped, while the pool held the connection: that
+    is found as before on a connection that has waited. One that waited less than
+    that fails its first statement instead, as a connection lost in the middle of a
+    transaction always could: the engine then renews the whole pool (the error is a
+    disconnect), and the committer runs that batch's commands again, each alone. A
+    connection just made is not pinged (as the pool's own pre-ping skips it)."""
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        if dbapi_connection is not None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop(_IDLE_SINCE, None)
+        if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+            return  # just made, or back from work a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as failed:
+            if dialect.is_disconnect(failed, dbapi_connection, None):
+                # As the pool's own pre-ping: this connection and every one
+                # pooled before now are replaced (the pool tries again at once).
+                raise InvalidatePoolError() from failed
+            raise
+
+    return engine
 
 
 def _savepoints_as_text(engine: Engine) -> Engine:

@@ -171,6 +171,29 @@ def test_a_batch_rolled_back_keeps_nothing_it_changed(
     assert_audit_clean(ctx)
 
 
+def test_a_batch_run_again_after_a_refusal_reads_what_its_first_run_took(
+    ctx: ServiceContext,
+) -> None:
+    """A batch runs without savepoints first: the refusal of its second command
+    rolls it back, after the first command took its kept table and changed it in
+    memory. The batch's second run reads both tables from the database, and keeps
+    the one it committed, as committed (the suite compares each table taken with
+    the stored one: the next batch takes it)."""
+    a, b, kept = Table(ctx, 0), Table(ctx, 1), KeptTables()
+    assert all(d.result for d in run_together(ctx, [a.next_call(), b.next_call()], kept))
+    assert kept.checked and (kept.hits, kept.misses) == (0, 2)
+    va = a.version
+    stale = b.next_call()
+    stale = Queued(stale.game_id, stale.token, stale.command, (stale.version or 0) - 1)
+    done = run_together(ctx, [a.next_call(), stale], kept)
+    assert done[0].result is not None and isinstance(done[1].refused, StaleVersion)
+    assert (kept.hits, kept.misses) == (2, 4)  # taken by the first run, read by the second
+    assert a.version == va + 1 and len(kept) == 1  # a's, as committed; b's taken
+    assert all(d.result for d in run_together(ctx, [a.next_call(), b.next_call()], kept))
+    assert (kept.hits, kept.misses) == (3, 5)
+    assert_audit_clean(ctx)
+
+
 def test_the_oldest_table_goes_first_past_the_limit(ctx: ServiceContext) -> None:
     kept = KeptTables(limit=2)
     tables = [Table(ctx, n) for n in range(3)]

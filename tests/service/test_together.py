@@ -320,3 +320,61 @@ def test_a_command_leaves_nothing_in_the_session_for_the_next(
     assert held == [0, 0, 0]
     assert done[1].result is not None and done[1].result.replayed  # read back, not held
     assert done[2].result is not None and done[2].result.version == vb + 1
+
+
+def test_a_batch_with_no_refusal_sets_no_savepoint(
+    ctx: ServiceContext, db: Engine, commits: list[int]
+) -> None:
+    """Nothing refused, nothing to undo: the batch runs as a command alone does, with
+    no savepoint and its release (two statements a command, and on PostgreSQL a
+    round trip before each command's lock)."""
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    commits.clear()
+    seen, stop = statements_seen(db)
+    try:
+        done = run_together(ctx, [call(a, ta, va), call(b, tb, vb), call(c, tc, vc)])
+    finally:
+        stop()
+    assert [d.result.version if d.result else None for d in done] == [va + 1, vb + 1, vc + 1]
+    assert not any("SAVEPOINT" in s for s in seen), seen
+    assert len(commits) == 1
+    assert_audit_clean(ctx)
+
+
+def test_a_refusal_runs_the_batch_again_each_command_in_a_savepoint(
+    ctx: ServiceContext, db: Engine, commits: list[int]
+) -> None:
+    """The first run, without savepoints, meets the refusal: it is rolled back whole
+    and the batch runs again with a savepoint a command, so that only the refused
+    command's work goes; one commit."""
+    (a, ta, va), (b, tb, vb), (c, tc, vc) = tables(ctx, 3)
+    commits.clear()
+    seen, stop = statements_seen(db)
+    try:
+        done = run_together(ctx, [call(a, ta, va), call(b, tb, vb - 1), call(c, tc, vc)])
+    finally:
+        stop()
+    assert [d.result.version if d.result else None for d in done] == [va + 1, None, vc + 1]
+    assert isinstance(done[1].refused, StaleVersion)
+    assert len(commits) == 1
+    marks = [s if "SAVEPOINT" in s else "lock" for s in seen if "SAVEPOINT" in s or _locks(s)]
+    assert marks == [
+        "lock",  # a, then b refused: rolled back
+        "lock",
+        "SAVEPOINT cardroom_command",
+        "lock",
+        "RELEASE SAVEPOINT cardroom_command",
+        "SAVEPOINT cardroom_command",
+        "lock",
+        "ROLLBACK TO SAVEPOINT cardroom_command",
+        "SAVEPOINT cardroom_command",
+        "lock",
+        "RELEASE SAVEPOINT cardroom_command",
+    ], marks
+    assert (version_of(ctx, a), version_of(ctx, b), version_of(ctx, c)) == (va + 1, vb, vc + 1)
+    assert_audit_clean(ctx)
+
+
+def _locks(statement: str) -> bool:
+    """The read that locks a game's row and loads it (``game_rows.lock_game``)."""
+    return statement.startswith("SELECT games.id") and "\nFROM games \nWHERE games.id" in statement

@@ -14,11 +14,23 @@ Each command keeps its own outcome:
 - its sender's session is proved inside the batch (``accounts.users_in``, one
   statement for the batch's senders at its start: read, never trusted from memory, as
   a write's is), then the command runs down ``pipeline``;
-- a refusal of the room's rules (``ServiceError``) rolls back its savepoint only: the
-  command changed nothing, and the others keep what they did;
+- a refusal of the room's rules (``ServiceError``) undoes that command only: the
+  command changed nothing, and the others keep what they did (how: below);
 - anything else (the database gone, a bug) leaves the batch: the caller rolls it all
   back and runs each command alone (``run_each``), so one failure costs only its own
   command.
+
+A batch runs first without savepoints, as a command alone does: a refusal then rolls
+the whole batch back and it runs again at once, each command in a savepoint of its
+own, so that the refusal undoes that command's work only (``_step``). A refusal is
+rare (a player's stale version, an action out of turn; a session refused by the
+proof is answered without running the command, and the clock's refusals are its
+deadlines' outcomes), and a savepoint and its release were two statements a command,
+with on PostgreSQL a round trip of their own before the lock's read (they wait on
+the pipeline, ``store.pipelined``, which any read syncs) and a lone release synced
+before the commit. Set after the lock's read instead, the savepoint would have the
+game's row locked by one (sub)transaction and updated by another, which PostgreSQL
+records in a MultiXact, a command.
 
 Nothing is answered before the commit: the caller answers and announces the results
 only after ``run_together`` returns (durable before acknowledged, as a command alone).
@@ -31,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum, auto
 
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
@@ -96,31 +109,40 @@ class _RefusedAlone(Exception):
         self.done = done
 
 
+class _RefusedInBatch(Exception):
+    """A command of a batch run without savepoints was refused: the batch is rolled
+    back, to run again with each command in a savepoint."""
+
+
+class _Whole(Enum):
+    """How a refused command is undone when the batch sets no savepoints: the whole
+    transaction rolls back."""
+
+    ALONE = auto()  # the command is the batch: its refusal is its outcome
+    BATCH = auto()  # the batch then runs again, each command in a savepoint
+
+
+# How a refusal is undone: the whole transaction (``_Whole``), or back to the
+# command's savepoint on the batch's connection.
+_Undo = _Whole | Connection
+
+
 def run_together(
     ctx: ServiceContext, queued: Sequence[Queued | Fire], kept: KeptTables | None = None
 ) -> list[Done]:
-    """Run ``queued`` in order in one transaction, each in a savepoint, and commit.
-    Raises what is not a refusal (nothing is then committed): see ``run_each``.
-    ``kept``: the caller's decoded tables; once committed, each changed table goes
-    back there at its new version."""
-    source = ctx.random
+    """Run ``queued`` in order in one transaction and commit; a refused command
+    changes nothing and the others keep what they did (the module's docstring says
+    how). Raises what is not a refusal (nothing is then committed): see
+    ``run_each``. ``kept``: the caller's decoded tables; once committed, each changed
+    table goes back there at its new version."""
     try:
-        with ctx.transaction() as session:
-            # A command alone needs no savepoint (two statements): its refusal rolls
-            # back the whole transaction, which holds nothing else.
-            held = None if len(queued) == 1 else session.connection()
-            # Every sender's session proved at once, in this transaction: one
-            # statement for the batch instead of one per command.
-            tokens = {item.token for item in queued if isinstance(item, Queued)}
-            proofs = accounts.users_in(ctx, session, tokens) if tokens else {}
-            done = [
-                _one(ctx, session, held, item, proofs[item.token], source, kept)
-                if isinstance(item, Queued)
-                else _fire(session, held, item, source, kept)
-                for item in queued
-            ]
+        done = _in_one(ctx, queued, kept, _Whole.ALONE if len(queued) == 1 else _Whole.BATCH)
     except _RefusedAlone as refused:
         return [refused.done]
+    except _RefusedInBatch:
+        # Rolled back: what the first run took of the kept tables and changed in
+        # them went with it (each table was taken out), so this run reads them.
+        done = _in_one(ctx, queued, kept, None)
     if kept is not None:
         for item in done:
             after = None if item.result is None else item.result.after
@@ -134,6 +156,29 @@ def run_together(
                     after.deadlines,
                 )
     return done
+
+
+def _in_one(
+    ctx: ServiceContext,
+    queued: Sequence[Queued | Fire],
+    kept: KeptTables | None,
+    whole: _Whole | None,
+) -> list[Done]:
+    """``queued`` in one transaction, committed: with no savepoint (``whole``), else
+    each command in a savepoint of its own."""
+    source = ctx.random
+    with ctx.transaction() as session:
+        undo: _Undo = session.connection() if whole is None else whole
+        # Every sender's session proved at once, in this transaction: one statement
+        # for the batch instead of one per command.
+        tokens = {item.token for item in queued if isinstance(item, Queued)}
+        proofs = accounts.users_in(ctx, session, tokens) if tokens else {}
+        return [
+            _one(ctx, session, undo, item, proofs[item.token], source, kept)
+            if isinstance(item, Queued)
+            else _fire(session, undo, item, source, kept)
+            for item in queued
+        ]
 
 
 def run_each(
@@ -153,7 +198,7 @@ def run_each(
 def _one(
     ctx: ServiceContext,
     session: Session,
-    held: Connection | None,
+    undo: _Undo,
     item: Queued,
     proof: UserInfo | ServiceError,
     source: RandomSource,
@@ -164,7 +209,7 @@ def _one(
     user = proof
     return _step(
         session,
-        held,
+        undo,
         user,
         lambda: pipeline.run_in(
             session,
@@ -182,7 +227,7 @@ def _one(
 
 def _fire(
     session: Session,
-    held: Connection | None,
+    undo: _Undo,
     item: Fire,
     source: RandomSource,
     kept: KeptTables | None,
@@ -192,7 +237,7 @@ def _fire(
     is its own, as a player's is."""
     return _step(
         session,
-        held,
+        undo,
         None,
         lambda: pipeline.attempt_in(
             session, item.game_id, item.command, item.now, source, kept=kept
@@ -208,13 +253,14 @@ SAVEPOINT = "cardroom_command"
 
 def _step(
     session: Session,
-    held: Connection | None,
+    undo: _Undo,
     user: UserInfo | None,
     run: Callable[[], PlayResult | None],
 ) -> Done:
-    """One command of the batch, in a savepoint of its own unless it is alone
-    (``held`` None): a refusal rolls back its own work only (alone, the whole
-    transaction, which holds nothing else).
+    """One command of the batch. With no savepoint (``undo`` a ``_Whole``), a refusal
+    leaves the transaction, to be rolled back whole: alone, that is the command's
+    outcome; in a batch, the batch runs again (``run_together``). In a savepoint, a
+    refusal rolls back its own work only.
 
     The savepoint is the dialect's statements on the batch's connection
     (``store.db``: sent as text; on PostgreSQL the set and the release are queued on
@@ -225,26 +271,28 @@ def _step(
     its pending rows are flushed before the release, and a refusal drops from the
     session whatever the command loaded or added (the session holds nothing at a
     command's start, so that is everything it holds)."""
-    if held is None:
+    if isinstance(undo, _Whole):
         try:
             result = run()
         except ServiceError as refused:
-            raise _RefusedAlone(Done(user, refused=refused)) from None
+            if undo is _Whole.ALONE:
+                raise _RefusedAlone(Done(user, refused=refused)) from None
+            raise _RefusedInBatch from None
         session.flush()  # see below
         _let_go(session)
         return Done(user, result=result)
-    dialect = held.dialect
-    dialect.do_savepoint(held, SAVEPOINT)
+    dialect = undo.dialect
+    dialect.do_savepoint(undo, SAVEPOINT)
     try:
         result = run()
     except ServiceError as refused:
-        _undo(session, held)
+        _undo(session, undo)
         return Done(user, refused=refused)
     # What the command set on ORM rows after its save (the clock's claim writes the
     # deadline's outcome) goes before the release, as the session's own savepoint
     # would flush it, and alone before the commit.
     session.flush()
-    dialect.do_release_savepoint(held, SAVEPOINT)
+    dialect.do_release_savepoint(undo, SAVEPOINT)
     _let_go(session)
     return Done(user, result=result)
 
