@@ -182,7 +182,14 @@ def _fixed_salts() -> Callable[[int], bytes]:
     """The deck's commitment salts (``secrets.token_bytes`` in play), the same every
     run: the commitment's root is in the messages."""
     drawn = itertools.count()
-    return lambda size: sha256(str(next(drawn)).encode()).digest()[:size]
+
+    def token_bytes(size: int) -> bytes:
+        # One digest a 32-byte salt, in the order drawn, however many salts a call
+        # asks for (the deal asks for its 52 at once).
+        pieces = (sha256(str(next(drawn)).encode()).digest() for _ in range(-(-size // 32)))
+        return b"".join(pieces)[:size]
+
+    return token_bytes
 
 
 def play_table(messages: Messages) -> Played:
