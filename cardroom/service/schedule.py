@@ -225,28 +225,28 @@ _MOVE = Prepared(
     .values(due_at=bindparam("new_due_at"), payload=bindparam("new_payload"))
 )
 _DELETE = Prepared(delete(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id")))
+# A new deadline's row, from the statement's parameters, for an insert from a select.
+_NEW_COLUMNS = ["game_id", "kind", "due_at", "payload", "created_at"]
+_NEW_ROW = select(
+    bindparam("game_id", type_=_DEADLINES.c.game_id.type),
+    # Cast: PostgreSQL would take the bare parameter here for text and in the
+    # comparison below for the column's varchar, and refuse the two.
+    cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
+    bindparam("due_at", type_=_DEADLINES.c.due_at.type),
+    bindparam("payload", type_=_DEADLINES.c.payload.type),
+    bindparam("created_at", type_=_DEADLINES.c.created_at.type),
+)
+# A deadline of that kind at that time has fired already.
+_FIRED_THEN = exists().where(
+    _DEADLINES.c.game_id == bindparam("game_id"),
+    _DEADLINES.c.kind == bindparam("kind"),
+    _DEADLINES.c.due_at == bindparam("due_at"),
+    _DEADLINES.c.fired_at.is_not(None),
+)
 # Insert unless a deadline of that kind at that time has fired already: the check
 # and the insert in one statement (the game's row lock keeps both in step).
 _INSERT_UNLESS_FIRED = Prepared(
-    insert(_DEADLINES).from_select(
-        ["game_id", "kind", "due_at", "payload", "created_at"],
-        select(
-            bindparam("game_id", type_=_DEADLINES.c.game_id.type),
-            # Cast: PostgreSQL would take the bare parameter here for text and in the
-            # comparison below for the column's varchar, and refuse the two.
-            cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
-            bindparam("due_at", type_=_DEADLINES.c.due_at.type),
-            bindparam("payload", type_=_DEADLINES.c.payload.type),
-            bindparam("created_at", type_=_DEADLINES.c.created_at.type),
-        ).where(
-            ~exists().where(
-                _DEADLINES.c.game_id == bindparam("game_id"),
-                _DEADLINES.c.kind == bindparam("kind"),
-                _DEADLINES.c.due_at == bindparam("due_at"),
-                _DEADLINES.c.fired_at.is_not(None),
-            )
-        ),
-    )
+    insert(_DEADLINES).from_select(_NEW_COLUMNS, _NEW_ROW.where(~_FIRED_THEN))
 )
 
 
@@ -294,24 +294,7 @@ _MOVED = (
 )
 _MOVE_OR_ADD = Prepared(
     insert(_DEADLINES)
-    .from_select(
-        ["game_id", "kind", "due_at", "payload", "created_at"],
-        select(
-            bindparam("game_id", type_=_DEADLINES.c.game_id.type),
-            cast(bindparam("kind", type_=_DEADLINES.c.kind.type), String(20)),
-            bindparam("due_at", type_=_DEADLINES.c.due_at.type),
-            bindparam("payload", type_=_DEADLINES.c.payload.type),
-            bindparam("created_at", type_=_DEADLINES.c.created_at.type),
-        ).where(
-            ~exists(select(_MOVED.c.id)),
-            ~exists().where(
-                _DEADLINES.c.game_id == bindparam("game_id"),
-                _DEADLINES.c.kind == bindparam("kind"),
-                _DEADLINES.c.due_at == bindparam("due_at"),
-                _DEADLINES.c.fired_at.is_not(None),
-            ),
-        ),
-    )
+    .from_select(_NEW_COLUMNS, _NEW_ROW.where(~exists(select(_MOVED.c.id)), ~_FIRED_THEN))
     .add_cte(_MOVED)
 )
 
