@@ -3,7 +3,8 @@ load test's busy tables played in batches through ``together.run_together`` with
 process's kept tables, then each change's views made and written as the sockets send
 them (``change_views``, ``game_answers``) from the sockets' shared read
 (``game_reads``, each change joined to the one before it), in CPU time of this
-thread.
+thread; under callgrind, in instructions of those parts alone
+(``benchmarks/instructions.py``).
 
 Each round queues the tables' next commands (the player to act checks or calls;
 after a hand, each player presses Continue), sorted by table as the committer sorts
@@ -16,6 +17,8 @@ rounds, outside the measured time.
     $ .venv/bin/python benchmarks/committer_path.py                 # SQLite, 20 tables
     $ .venv/bin/python benchmarks/committer_path.py --rounds 400 --tables 10
     $ .venv/bin/python benchmarks/committer_path.py --database-url postgresql+psycopg://...
+    $ CARDROOM_PASSWORD_HASHING=cheap valgrind --tool=callgrind --instr-atstart=no \
+        --collect-atstart=no .venv/bin/python benchmarks/committer_path.py --rounds 40
 
 The figures are what the server's committer pays per command before the sockets'
 own work (the event loop, the frames): docs/benchmarks.md, "The committer's path".
@@ -39,6 +42,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES, fresh_postgres  # noqa: E402
+from instructions import Marks  # noqa: E402
 
 from cardroom.config import Settings  # noqa: E402
 from cardroom.deck import SeededRandomSource  # noqa: E402
@@ -104,6 +108,7 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
     ctx = ServiceContext(settings=settings, sessions=make_sessionmaker(engine))
     statements: Counter[str] = Counter()
     part = [""]
+    marks = Marks()  # under callgrind: count the measured rounds only
 
     def _count(*_: Any) -> None:
         if part[0]:
@@ -152,6 +157,8 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
         batch, later = first_per_table(queued, _game_of)
         measured = round_no > 0  # the first round decodes every table: not counted
         part[0] = "batch" if measured else ""
+        if measured:
+            marks.begin()
         start = time.thread_time()
         outcomes: list[Done] = run_together(ctx, batch, kept)
         batch_cpu = time.thread_time() - start
@@ -182,6 +189,8 @@ def run(url: str, tables: int, rounds: int, *, count: bool = False) -> dict[str,
                 sent[key] = update.detail.last_seq
             shared.forget()
         views_cpu = time.thread_time() - start
+        if measured:
+            marks.end()
         part[0] = ""
         if measured:
             cpu["batch"] += batch_cpu
