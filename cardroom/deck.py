@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from collections.abc import Callable
 from typing import Protocol
 
@@ -22,17 +23,6 @@ class RandomSource(Protocol):
         ...
 
 
-class SystemRandomSource:
-    """The operating system's CSPRNG (``secrets`` draws by rejection, never modulo).
-
-    A shuffle does not ask it 51 times (each ``secrets.randbelow`` is a system call
-    of its own): ``shuffled_deck`` takes its draws from one buffer of the same
-    CSPRNG's bytes (``ByteDraws``), by the same rejection."""
-
-    def randbelow(self, n: int) -> int:
-        return secrets.randbelow(n)
-
-
 class ByteDraws:
     """Bounded draws from a buffer of random bytes, fetched ``BUFFER`` at a time from
     ``token_bytes`` (``secrets.token_bytes`` in play), for bounds up to 256: each draw
@@ -40,13 +30,14 @@ class ByteDraws:
     a value >= n, as ``secrets.randbelow`` rejects, never modulo. A uniform byte's low
     ``k`` bits are uniform over ``2**k`` values, so an accepted value is uniform over
     ``[0, n)``; the bytes are independent, so the draws are. A larger bound goes to
-    ``secrets`` itself. One buffer serves one shuffle: nothing is kept between calls
-    (the source is shared by threads)."""
+    ``secrets`` itself. Not for sharing between threads (``SystemRandomSource`` is one
+    a thread)."""
 
     BUFFER = 96  # a shuffle takes about 70 bytes; rarely a second fetch
 
     def __init__(self, token_bytes: Callable[[int], bytes] | None = None) -> None:
-        self._token_bytes = secrets.token_bytes if token_bytes is None else token_bytes
+        # None: ``secrets.token_bytes`` as it is at each fetch.
+        self._token_bytes = token_bytes
         self._buffer = b""
         self._at = 0
 
@@ -59,13 +50,27 @@ class ByteDraws:
         buffer, at = self._buffer, self._at
         while True:
             if at == len(buffer):
-                buffer, at = self._token_bytes(self.BUFFER), 0
+                fetch = secrets.token_bytes if self._token_bytes is None else self._token_bytes
+                buffer, at = fetch(self.BUFFER), 0
                 self._buffer = buffer
             value = buffer[at] & mask
             at += 1
             if value < n:
                 self._at = at
                 return value
+
+
+class SystemRandomSource(ByteDraws, threading.local):
+    """The operating system's CSPRNG, by rejection, never modulo.
+
+    A shuffle does not make 51 system calls (each ``secrets.randbelow`` is one): it
+    draws from a buffer of the same CSPRNG's bytes (``ByteDraws``), by the same
+    rejection. The buffer is the thread's own (a ``threading.local``), so threads
+    sharing the source (the committer, the clock, request workers) never interleave
+    their draws."""
+
+    def __init__(self) -> None:  # run again in each thread that draws
+        super().__init__()
 
 
 class SeededRandomSource:
@@ -108,12 +113,10 @@ class SeededRandomSource:
 
 def shuffled_deck(source: RandomSource) -> list[Card]:
     """A full deck in random order: Fisher-Yates, swapping each position from the top
-    with a uniformly chosen position at or below it. The system's source draws
-    through one buffer of its bytes (``ByteDraws``)."""
-    if type(source) is SystemRandomSource:
-        source = ByteDraws()
+    with a uniformly chosen position at or below it."""
     deck = list(FULL_DECK)
+    draw = source.randbelow
     for i in range(len(deck) - 1, 0, -1):
-        j = source.randbelow(i + 1)
+        j = draw(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck

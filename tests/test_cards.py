@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -267,3 +269,22 @@ def test_the_system_shuffle_draws_from_one_buffer(monkeypatch: pytest.MonkeyPatc
     for i, j in zip(range(51, 0, -1), _reference_draws(padded, bounds), strict=True):
         expected[i], expected[j] = expected[j], expected[i]
     assert deck == expected
+
+
+def test_each_thread_draws_from_its_own_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's source is shared by the committer, the clock and the request
+    threads: a draw on one thread never takes a byte another thread fetched."""
+    fetches: list[str] = []
+
+    def token_bytes(n: int) -> bytes:
+        fetches.append(threading.current_thread().name)
+        return bytes(n)
+
+    monkeypatch.setattr(deck_module.secrets, "token_bytes", token_bytes)
+    source = SystemRandomSource()
+    assert source.randbelow(52) == 0
+    assert source.randbelow(52) == 0  # the same buffer: no second fetch
+    other = threading.Thread(target=source.randbelow, args=(52,), name="other")
+    other.start()
+    other.join()
+    assert fetches == [threading.current_thread().name, "other"]
