@@ -11,6 +11,7 @@ loop's CPU per command includes what uvicorn and the kernel's sends cost it.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import socket
@@ -34,6 +35,18 @@ try:  # a tree from before it (to compare with) has uvicorn's alone
 except ImportError:
     pass
 Opened = Callable[[WebSocket, str], Awaitable[None]]
+
+
+def add_server_argument(parser: argparse.ArgumentParser) -> None:
+    """The benchmarks' ``--server``: stand-in sockets, or real ones served by one of
+    ``PROTOCOLS``."""
+    parser.add_argument(
+        "--server",
+        choices=("stand-in", *PROTOCOLS),
+        default="stand-in",
+        help="the sockets: stand-ins (the default), or real ones served by uvicorn's "
+        "protocol or cardroom serve's (gathered)",
+    )
 
 
 class Drained:

@@ -25,7 +25,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES  # noqa: E402
-from real_sockets import PROTOCOLS, Sockets  # noqa: E402
+from real_sockets import Sockets, add_server_argument  # noqa: E402
 from socket_loop import scratch_context  # noqa: E402
 from starlette.websockets import WebSocket  # noqa: E402
 
@@ -151,13 +151,7 @@ async def _run(ctx: ServiceContext, changes: int, server: str) -> dict[str, Any]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--changes", type=int, default=20000)
-    parser.add_argument(
-        "--server",
-        choices=("stand-in", *PROTOCOLS),
-        default="stand-in",
-        help="the sockets: stand-ins (the default), or real ones served by uvicorn's "
-        "protocol or cardroom serve's (gathered)",
-    )
+    add_server_argument(parser)
     args = parser.parse_args()
     with scratch_context() as ctx:
         import uvloop

@@ -39,7 +39,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES  # noqa: E402
-from real_sockets import PROTOCOLS, Drained, Sockets  # noqa: E402
+from real_sockets import Drained, Sockets, add_server_argument  # noqa: E402
 from starlette.websockets import WebSocket  # noqa: E402
 
 from cardroom.config import PasswordHashing, Settings  # noqa: E402
@@ -307,13 +307,7 @@ def main() -> None:
         nargs="+",
         help="gc.set_threshold's, after the freeze (default: the server's, GC_THRESHOLDS)",
     )
-    parser.add_argument(
-        "--server",
-        choices=("stand-in", *PROTOCOLS),
-        default="stand-in",
-        help="the sockets: stand-ins (the default), or real ones served by uvicorn's "
-        "protocol or cardroom serve's (gathered)",
-    )
+    add_server_argument(parser)
     args = parser.parse_args()
     with scratch_context() as ctx:
         running = _run(ctx, args.tables, args.rounds, args.gc_threshold, args.server)
