@@ -418,8 +418,7 @@ def store_queued(
 ) -> tuple[bool, Pending | None]:
     """``store_known`` with nobody listening for each statement, as the server runs
     it: whether its writes were left queued on the pipeline, and its answer."""
-    if ctx.engine.dialect.name != "postgresql":
-        pytest.skip("only PostgreSQL's writes are queued on a pipeline")
+    assert ctx.engine.dialect.name == "postgresql", "mark the test postgresql_only"
     with ctx.transaction() as session:
         game = session.get(Game, game_id)
         assert game is not None
@@ -429,6 +428,7 @@ def store_queued(
     return queued, answer
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_known_row_moves_and_a_new_one_goes_in_unanswered(
     ctx: ServiceContext, game: int
 ) -> None:
@@ -454,6 +454,7 @@ def test_on_the_pipeline_a_known_row_moves_and_a_new_one_goes_in_unanswered(
     assert added.id == turn_id + 1
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_row_fired_meanwhile_is_followed_by_a_new_one(
     ctx: ServiceContext, game: int
 ) -> None:
@@ -474,6 +475,7 @@ def test_on_the_pipeline_a_row_fired_meanwhile_is_followed_by_a_new_one(
     )
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_kind_fired_at_that_time_is_not_written_and_counted_pending(
     ctx: ServiceContext, game: int
 ) -> None:
