@@ -4,7 +4,8 @@ table's state stands for. ``GameTx`` (``cardroom.service.game_tx``) loads and sa
 through these.
 
 A command on a table this process kept (``kept_tables``) locks the row and reads
-only its version (``lock_version``); at the kept version, the row is the one this
+only its version (``lock_version``; a batch's games all in one statement at its
+start, ``lock_versions``); at the kept version, the row is the one this
 process committed (``kept_row`` when it was saved, ``game_of`` for the next
 command, a new ``Game`` each time). Every write of the row moves the version
 (``write_game``, from ``GameTx.save``) but two: the chat's switch
@@ -15,7 +16,7 @@ running hand's id written back to a row that lacked it (rows from before migrati
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
@@ -119,6 +120,37 @@ def lock_version(session: Session, game_id: int) -> int:
         raise GameNotFound(f"There is no game {game_id}.")
     version: int = row[0]
     return version
+
+
+# The versions of a batch's games, locked in one statement (``lock_versions``): one
+# statement a count of games, built once, its ids as plain parameters (a prepared
+# statement cannot expand an ``IN`` list). ``ORDER BY id``: the rows locked in the
+# order the committer's sort already takes them, as every batch takes them.
+_VERSIONS_OF: dict[int, Prepared] = {}
+
+
+def _lock_versions(count: int) -> Prepared:
+    """The lock and read of ``count`` games' versions, built once."""
+    found = _VERSIONS_OF.get(count)
+    if found is None:
+        ids = [bindparam(f"game_{i}", type_=_GAMES.c.id.type) for i in range(count)]
+        found = _VERSIONS_OF[count] = Prepared(
+            select(_GAMES.c.id, _GAMES.c.version)
+            .where(_GAMES.c.id.in_(ids))
+            .order_by(_GAMES.c.id)
+            .with_for_update()
+        )
+    return found
+
+
+def lock_versions(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
+    """Lock the games' rows until the transaction ends and read their versions, in
+    one statement: ``lock_version`` for a batch's games. A game that is not there
+    is left out (its command answers "There is no game N." through ``lock_game``)."""
+    if not game_ids:
+        return {}
+    params = {f"game_{i}": game_id for i, game_id in enumerate(game_ids)}
+    return {row[0]: row[1] for row in _lock_versions(len(game_ids)).rows(session, params)}
 
 
 def kept_row(game: Game) -> dict[str, Any]:

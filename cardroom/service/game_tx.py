@@ -203,14 +203,19 @@ class GameTx:
         actor_id: int | None = None,
         *,
         kept: KeptTables | None = None,
+        locked: int | None = None,
     ) -> GameTx:
         """Lock the game's row and load its table: from ``kept`` if it holds the
         game at the row's version (then only the version is read: the row's columns,
         the table and the pending deadlines are the ones kept), else read and
-        decoded from the stored row."""
+        decoded from the stored row. ``locked``: the row's version as the caller
+        read it under the row's lock in this transaction, with nothing written to
+        the row since (``together``: the batch's games locked in one statement,
+        ``game_rows.lock_versions``), so it is not read again."""
         taken = None
         if kept is not None:
-            taken = kept.at(game_id, lock_version(session, game_id))
+            version = lock_version(session, game_id) if locked is None else locked
+            taken = kept.at(game_id, version)
             if taken is not None and kept.checked:
                 check_kept(session, game_id, taken)
         if taken is not None:

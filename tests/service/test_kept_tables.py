@@ -6,6 +6,7 @@ have changed in memory."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -21,7 +22,7 @@ from cardroom.service.errors import Conflict
 from cardroom.service.game import commands, pipeline, reactions
 from cardroom.service.game.together import Fire, Queued, run_each, run_together
 from cardroom.service.game_details import game_detail
-from cardroom.service.game_errors import StaleVersion
+from cardroom.service.game_errors import GameNotFound, StaleVersion
 from cardroom.service.game_records import PlayResult
 from cardroom.service.game_rows import game_of
 from cardroom.service.kept_tables import KeptGame, KeptTables, check_kept
@@ -262,8 +263,10 @@ def test_the_next_command_reads_the_version_only_and_no_deadlines(
     assert kept.hits == 1
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     on_games = [s for s in reads if "FROM games" in s]
+    # The batch's lock of its games (``game_rows.lock_versions``): id and version.
     assert len(on_games) == 1 and on_games[0].split("FROM")[0].split() == [
         "SELECT",
+        "games.id,",
         "games.version",
     ], on_games
     assert not any("FROM deadlines" in s for s in reads), reads
@@ -403,3 +406,125 @@ def test_the_chat_switch_is_not_kept(ctx: ServiceContext) -> None:
     assert taken is not None and "chat_on" not in taken.row
     with pytest.raises(DetachedInstanceError):
         _ = game_of(taken.row).chat_on
+
+
+def _reads_versions(statement: str) -> bool:
+    """A read of games' versions under their lock: one game's (``lock_version``) or
+    a batch's (``lock_versions``)."""
+    columns = statement.split("FROM")[0].split()
+    return "FROM games" in statement and columns in (
+        ["SELECT", "games.version"],
+        ["SELECT", "games.id,", "games.version"],
+    )
+
+
+def test_a_batch_locks_its_kept_games_versions_in_one_statement(
+    ctx: ServiceContext, statements: list[str], unchecked: None
+) -> None:
+    """Three kept tables in one batch: their rows are locked and their versions read
+    by one statement at the batch's start, not one a command; each command then takes
+    its kept table at that version, reading no state."""
+    tables = [Table(ctx, number) for number in range(3)]
+    kept = KeptTables()
+    setup = run_together(ctx, [t.next_call() for t in tables], kept)
+    assert all(d.result is not None for d in setup) and len(kept) == 3
+    calls = [t.next_call() for t in tables]
+    statements.clear()
+    done = run_together(ctx, calls, kept)
+    assert [d.result.version if d.result else None for d in done] == [
+        (c.version or 0) + 1 for c in calls
+    ]
+    assert kept.hits == 3
+    versions = [s for s in statements if _reads_versions(s)]
+    assert len(versions) == 1 and " IN (" in versions[0], versions
+    assert not any(_reads_state(s) for s in statements), statements
+    with ctx.transaction() as session:
+        for table, after in zip(tables, done, strict=True):
+            assert after.result is not None
+            taken = kept.at(table.game, after.result.version)
+            assert taken is not None
+            check_kept(session, table.game, taken)
+    assert_audit_clean(ctx)
+
+
+def test_a_game_not_kept_is_locked_with_the_batch_and_reads_its_row(
+    ctx: ServiceContext, statements: list[str], unchecked: None
+) -> None:
+    """A game not kept is locked by the batch's statement with the others, in order
+    of game id, and its command then reads the whole row, as after its own version's
+    read before; a game that is not there is refused as before."""
+    first, missed, last = (Table(ctx, number) for number in range(3))
+    kept = KeptTables()
+    setup = run_together(ctx, [first.next_call(), last.next_call()], kept)
+    assert all(d.result is not None for d in setup)
+    calls = [first.next_call(), missed.next_call(), last.next_call()]
+    nowhere = Queued(last.game + 100, calls[2].token, calls[2].command, 1)
+    statements.clear()
+    done = run_together(ctx, [*calls, nowhere], kept)
+    assert all(d.result is not None for d in done[:3])
+    assert isinstance(done[3].refused, GameNotFound)
+    assert str(done[3].refused) == f"There is no game {last.game + 100}."
+    on_games = [s for s in statements if s.lstrip().startswith("SELECT") and "FROM games" in s]
+    shapes = [s.split("FROM")[0].split()[1:3] for s in on_games]
+    # The refusal rolls the first run back; the batch runs again, each command in a
+    # savepoint locking its own row.
+    assert shapes[:3] == [
+        ["games.id,", "games.version"],  # the batch's lock: its four games at once
+        ["games.id,", "games.host_id,"],  # `missed`: its whole row, as before
+        ["games.version"],  # the game that is not there: its own lock finds none
+    ], on_games
+    assert on_games[0].count("?") + on_games[0].count("%(") == 4, on_games[0]
+    assert sum(shape == ["games.id,", "games.version"] for shape in shapes) == 1
+
+
+def test_a_second_command_on_a_game_in_the_batch_reads_the_version_again(
+    ctx: ServiceContext, db: Engine, monkeypatch: pytest.MonkeyPatch, unchecked: None
+) -> None:
+    """The version the batch read at its start is good for the first command on the
+    game only: the second, in the same transaction, must not take a kept table at
+    that version once the first has saved the row. Here the kept copy at the old
+    version is still there when the second command starts (``at`` leaves a copy of
+    what it took, as a keeping that lasted until the commit would): the second
+    command reads the version again and does not take it, so the batch runs once,
+    with no refusal."""
+    table, kept = Table(ctx), KeptTables()
+    assert run_together(ctx, [table.next_call()], kept)[0].result is not None  # the call
+    take = kept.at
+
+    def take_and_leave_a_copy(game_id: int, version: int) -> KeptGame | None:
+        taken = take(game_id, version)
+        if taken is not None:
+            copy = table_from_dict(json.loads(json.dumps(table_to_dict(taken.table))))
+            kept.keep(game_id, taken.version, copy, taken.row, taken.deadlines)
+        return taken
+
+    monkeypatch.setattr(kept, "at", take_and_leave_a_copy)
+    turn = to_act(ctx, table.game)
+    assert turn is not None and "check" in turn[1].kinds
+    player, _, version = turn
+    # The big blind checks the small blind's call, then acts first on the flop
+    # (heads-up) and checks again, at the version the first check left.
+    first, second = (
+        Queued(table.game, table.tokens[player], lambda user: commands.act(user, "check"), saw)
+        for saw in (version, version + 1)
+    )
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        done = run_together(ctx, [first, second], kept)
+    finally:
+        event.remove(db, "before_cursor_execute", record)
+    assert [d.result.version if d.result else d.refused for d in done] == [
+        version + 1,
+        version + 2,
+    ]
+    assert not any("SAVEPOINT" in s for s in seen), seen  # no refusal, no second run
+    with ctx.transaction() as session:
+        taken = kept.at(table.game, version + 2)
+        assert taken is not None
+        check_kept(session, table.game, taken)
+    assert_audit_clean(ctx)

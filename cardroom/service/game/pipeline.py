@@ -109,10 +109,11 @@ def attempt_in(
     source: RandomSource,
     *,
     kept: KeptTables | None = None,
+    locked: int | None = None,
 ) -> PlayResult | None:
     """``attempt`` inside a transaction the caller holds (``together``: the clock's
-    commands on the committer, with the players')."""
-    return _run(session, game_id, command, now, source, None, None, kept=kept)
+    commands on the committer, with the players'). ``locked``: as ``run_in``'s."""
+    return _run(session, game_id, command, now, source, None, None, kept=kept, locked=locked)
 
 
 def run_in(
@@ -126,15 +127,29 @@ def run_in(
     key: str | None = None,
     proven: bool = False,
     kept: KeptTables | None = None,
+    locked: int | None = None,
 ) -> PlayResult:
     """``run`` inside a transaction the caller holds (``together``: commands
     committed together, each in a savepoint of one transaction). ``proven``: the
     caller has just proved, in this transaction, that the player's session is live
     and their account not suspended, so the player is not read again. ``kept``: the
     caller's decoded tables (``kept_tables``), taken from when at the row's version;
-    the result's table is the caller's to keep once committed."""
+    the result's table is the caller's to keep once committed. ``locked``: the
+    game's version, read by the caller under the row's lock in this transaction
+    with nothing written to the row since (``GameTx.open``)."""
     assert command.guard is None, "a guarded command may do nothing: use attempt"
-    result = _run(session, game_id, command, now, source, version, key, proven=proven, kept=kept)
+    result = _run(
+        session,
+        game_id,
+        command,
+        now,
+        source,
+        version,
+        key,
+        proven=proven,
+        kept=kept,
+        locked=locked,
+    )
     assert result is not None
     return result
 
@@ -150,11 +165,12 @@ def _run(
     *,
     proven: bool = False,
     kept: KeptTables | None = None,
+    locked: int | None = None,
 ) -> PlayResult | None:
     who = command.who
     if isinstance(who, Player) and who.active and not proven:
         active_user(session, who.user_id)
-    tx = GameTx.open(session, game_id, now, kept=kept)
+    tx = GameTx.open(session, game_id, now, kept=kept, locked=locked)
     tx.listed = reactions.listing(tx)  # to tell whether the lobby's listing changes
     if command.guard is not None and not command.guard(tx):
         return None

@@ -32,6 +32,21 @@ before the commit. Set after the lock's read instead, the savepoint would have t
 game's row locked by one (sub)transaction and updated by another, which PostgreSQL
 records in a MultiXact, a command.
 
+With the process's kept tables, each command on a table read its game's version
+under the row's lock (``game_rows.lock_version``) to tell whether the kept table is
+still the stored one. The batch locks its games' rows and reads their versions in
+one statement at its start instead (``lock_versions``): on PostgreSQL one round
+trip for the batch, not one that each command waits on. Same hold as before: each
+row locked from the batch's start to its commit, its version read under the lock,
+and the rows locked in order of game id, the committer's sort (against deadlocks
+between processes). A table not kept (or kept at an older version) then reads its
+whole row (``lock_game``) as it did after its version's read. Each version is good
+for the first command on its game only, handed to it and dropped
+(``_Locked.take``): once a command has saved the row, a later one on the game reads
+the version again. The run in savepoints leaves the batch's lock out, each command
+locking its own row after its savepoint as before: a row locked by the transaction
+and updated in a savepoint is the MultiXact above.
+
 Nothing is answered before the commit: the caller answers and announces the results
 only after ``run_together`` returns (durable before acknowledged, as a command alone).
 A command that was committed but never answered (the process died in between) is
@@ -40,7 +55,7 @@ answered again, not applied twice, when its sender retries with its idempotency 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum, auto
@@ -55,6 +70,7 @@ from cardroom.service.errors import ServiceError
 from cardroom.service.game import pipeline
 from cardroom.service.game.commands import Command
 from cardroom.service.game_records import PlayResult
+from cardroom.service.game_rows import lock_versions
 from cardroom.service.kept_tables import KeptTables
 from cardroom.service.users import UserInfo
 
@@ -173,12 +189,44 @@ def _in_one(
         # for the batch instead of one per command.
         tokens = {item.token for item in queued if isinstance(item, Queued)}
         proofs = accounts.users_in(ctx, session, tokens) if tokens else {}
+        games = () if whole is None or kept is None else _running(queued, proofs)
+        locked = _Locked(session, games)
         return [
-            _one(ctx, session, undo, item, proofs[item.token], source, kept)
+            _one(ctx, session, undo, item, proofs[item.token], source, kept, locked)
             if isinstance(item, Queued)
-            else _fire(session, undo, item, source, kept)
+            else _fire(session, undo, item, source, kept, locked)
             for item in queued
         ]
+
+
+def _running(
+    queued: Sequence[Queued | Fire], proofs: Mapping[str, UserInfo | ServiceError]
+) -> list[int]:
+    """The games of the batch's commands that run (a refused session's does not),
+    each once."""
+    games: dict[int, None] = {}
+    for item in queued:
+        if isinstance(item, Queued) and isinstance(proofs[item.token], ServiceError):
+            continue
+        if type(item.game_id) is int:  # any other is refused by its own command
+            games[item.game_id] = None
+    return list(games)
+
+
+class _Locked:
+    """The versions of the games the batch locked at its start, each handed to the
+    first command on its game and dropped: after that command, the row may be at a
+    newer version than the one read (``take``)."""
+
+    __slots__ = ("_versions",)
+
+    def __init__(self, session: Session, games: Sequence[int]) -> None:
+        self._versions = lock_versions(session, games)
+
+    def take(self, game_id: int) -> int | None:
+        """The game's version as locked at the batch's start, if no command on it has
+        taken it yet; None: the command locks and reads the row itself."""
+        return self._versions.pop(game_id, None)
 
 
 def run_each(
@@ -203,10 +251,12 @@ def _one(
     proof: UserInfo | ServiceError,
     source: RandomSource,
     kept: KeptTables | None,
+    locked: _Locked,
 ) -> Done:
     if isinstance(proof, ServiceError):
         return Done(None, refused=proof)
     user = proof
+    version = locked.take(item.game_id)
     return _step(
         session,
         undo,
@@ -221,6 +271,7 @@ def _one(
             key=item.key,
             proven=True,  # at the batch's start, in this transaction
             kept=kept,
+            locked=version,
         ),
     )
 
@@ -231,16 +282,18 @@ def _fire(
     item: Fire,
     source: RandomSource,
     kept: KeptTables | None,
+    locked: _Locked,
 ) -> Done:
     """The clock's command. The table's refusals of its work are its outcome (the
     deadline is marked fired with the sentence); one that escapes it (the game gone)
     is its own, as a player's is."""
+    version = locked.take(item.game_id)
     return _step(
         session,
         undo,
         None,
         lambda: pipeline.attempt_in(
-            session, item.game_id, item.command, item.now, source, kept=kept
+            session, item.game_id, item.command, item.now, source, kept=kept, locked=version
         ),
     )
 
