@@ -703,11 +703,23 @@ async def me_socket(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, connection: Connection) -> None:
     """Read the client's messages (the connection sends ours as they come) until the
     client goes."""
+    # Starlette's socket: its ASGI ``receive`` awaited straight (``_write``'s reason:
+    # a coroutine less per message), with ``WebSocket.receive``'s state change.
+    receive = websocket._receive if isinstance(websocket, WebSocket) else None
     try:
         while True:
-            raw = await websocket.receive()
-            if raw["type"] == "websocket.disconnect":
-                return
+            if receive is not None and websocket.client_state is WebSocketState.CONNECTED:
+                raw = await receive()
+                kind = raw["type"]
+                if kind == "websocket.disconnect":
+                    websocket.client_state = WebSocketState.DISCONNECTED
+                    return
+                if kind != "websocket.receive":
+                    return  # as WebSocket.receive's RuntimeError ends the loop
+            else:
+                raw = await websocket.receive()
+                if raw["type"] == "websocket.disconnect":
+                    return
             if not connection.proved_lately() and not await connection.still_signed_in():
                 return
             data = _read(raw)
