@@ -99,8 +99,12 @@ class _Answer(Generic[T]):
         self._settle(None, exception)
 
     def _settle(self, result: T | None, exception: BaseException | None) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+        # try, not ``contextlib.suppress``: its object and two calls, on the
+        # committer's thread, for every command.
+        try:  # noqa: SIM105
             self._loop.call_soon_threadsafe(_settle_on_loop, self.future, result, exception)
+        except RuntimeError:  # the loop has closed: nobody waits
+            pass
 
 
 def _settle_on_loop(
@@ -139,12 +143,14 @@ class Committer:
         die = os.environ.get(DIE_AFTER_COMMIT, "")
         self._die_after = int(die) if die.isdigit() else None
 
-    async def run(self, queued: Queued, finish: Callable[[Done], T]) -> T:
-        """Queue ``queued`` and wait for ``finish`` of its outcome, made after the
-        commit; what the batch raised for this command alone is raised here."""
+    def run(self, queued: Queued, finish: Callable[[Done], T]) -> asyncio.Future[T]:
+        """Queue ``queued`` now; the future to await is settled with ``finish`` of
+        its outcome, made after the commit, or with what the batch raised for this
+        command alone. (A future, not a coroutine: one frame less to wake per
+        command.)"""
         answer: _Answer[T] = _Answer(asyncio.get_running_loop())
         self._queue_up([_Waiting(queued, finish, answer)])
-        return await answer.future
+        return answer.future
 
     def fire_all(self, fires: Sequence[Fire], finish: Callable[[Done], T]) -> list[T]:
         """The clock's commands, queued at once and waited for on the caller's thread
@@ -282,8 +288,10 @@ def _game_of(waiting: _Waiting[object]) -> int:
 
 
 def _settle(future: _Settles[T], value: T | None, failed: BaseException | None) -> None:
-    with contextlib.suppress(concurrent.futures.InvalidStateError):  # cancelled: gone
+    try:  # every command's: no ``contextlib.suppress`` (``_Answer._settle``)
         if failed is not None:
             future.set_exception(failed)
         else:
             future.set_result(value)  # type: ignore[arg-type]
+    except concurrent.futures.InvalidStateError:  # cancelled: gone
+        pass

@@ -107,22 +107,30 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
         connection, its buffer not full, no extensions): True if it was sent, else
         False and nothing was done (``send`` it then). The app's sockets call it
         straight (``cardroom.web.routes.ws``): no coroutine per frame."""
-        conn = self.conn
-        if (
-            not self._frames_go_now()
-            or conn.state is not State.OPEN
-            or conn.extensions
-            or conn.expect_continuation_frame
-            or conn.debug
-        ):
+        if not self.takes_text_now():
             return False
         # ``conn.send_text``'s frame without its objects: the header, then the
         # payload, left with what the protocol object has to send.
         payload = text.encode()
-        conn.writes.append(_text_header(len(payload)))
-        conn.writes.append(payload)
-        self._write_in_a_moment()
+        writes = self.conn.writes
+        writes.append(_text_header(len(payload)))
+        writes.append(payload)
+        if not self._write_soon:
+            self._write_soon = True
+            self.loop.call_soon(self.write_gathered)
         return True
+
+    def takes_text_now(self) -> bool:
+        """``send_text_now`` would send a frame now (and, nothing else happening in
+        between, the next one too: sending one changes none of this)."""
+        conn = self.conn
+        return (
+            self._frames_go_now()
+            and conn.state is State.OPEN
+            and not conn.extensions
+            and not conn.expect_continuation_frame
+            and not conn.debug
+        )
 
     def _frames_go_now(self) -> bool:
         """A data frame would be framed and written by uvicorn at once."""

@@ -88,44 +88,44 @@ def is_command(kind: Any) -> bool:
 
 async def run_command(live: Live, token: str, game_id: int, data: dict[str, Any]) -> Answer:
     """Answer one command message (``data["type"]`` is ``act`` or ``continue``), in
-    the route's order: the session, then the message, then the command."""
+    the route's order: the session, then the message, then the command. (One
+    coroutine: it is awaited, and woken with the answer, once per command.)"""
     ref = _ref_of(data)
     try:
-        return await _answer(live, token, game_id, data, ref)
+        try:
+            sent = COMMANDS[data["type"]].model_validate(data)
+        except ValidationError as invalid:
+            return await _invalid(live, token, ref, invalid)
+        queued = Queued(game_id, token, _command_of(sent), sent.version, sent.idempotency_key)
+
+        def finish(done: Done) -> Answer:
+            """On the committer's thread, after the commit: announce, then answer."""
+            refused = done.refused
+            if isinstance(refused, AuthenticationFailed | AccountSuspended):
+                return Answer(_refusal(sent.ref, refused), ended=refused)
+            if refused is not None:
+                return Answer(_refusal(sent.ref, refused))
+            assert done.result is not None and done.user is not None
+            answered = web_commands.answer_events(live, done.result, done.user.id)
+            return Answer(result_text(sent.ref, done.result, answered.events, answered.views))
+
+        return await live.committer.run(queued, finish)
     except OperationalError as gone:
         log.error("database unavailable: %s", gone)
         return Answer(_refused(ref, 503, ErrorCode.UNAVAILABLE, DATABASE_UNAVAILABLE))
 
 
-async def _answer(
-    live: Live, token: str, game_id: int, data: dict[str, Any], ref: str | None
-) -> Answer:
-    try:
-        sent = COMMANDS[data["type"]].model_validate(data)
-    except ValidationError as invalid:
-        # The session first, as the route's dependencies prove it before the body is
-        # read: a signed-out sender of a malformed message hears that they are out.
-        ended = await session_refusal(live.ctx, token)
-        if ended is not None:
-            return Answer(_refusal(ref, ended), ended=ended)
-        # The route's sentence: its locations start with "body", ours with "message";
-        # validation_message drops that first part.
-        errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
-        return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
-    queued = Queued(game_id, token, _command_of(sent), sent.version, sent.idempotency_key)
-
-    def finish(done: Done) -> Answer:
-        """On the committer's thread, after the commit: announce, then answer."""
-        refused = done.refused
-        if isinstance(refused, AuthenticationFailed | AccountSuspended):
-            return Answer(_refusal(sent.ref, refused), ended=refused)
-        if refused is not None:
-            return Answer(_refusal(sent.ref, refused))
-        assert done.result is not None and done.user is not None
-        answered = web_commands.answer_events(live, done.result, done.user.id)
-        return Answer(result_text(sent.ref, done.result, answered.events, answered.views))
-
-    return await live.committer.run(queued, finish)
+async def _invalid(live: Live, token: str, ref: str | None, invalid: ValidationError) -> Answer:
+    """A message of the wrong shape: the session first, as the route's dependencies
+    prove it before the body is read (a signed-out sender of a malformed message
+    hears that they are out), then the route's 422."""
+    ended = await session_refusal(live.ctx, token)
+    if ended is not None:
+        return Answer(_refusal(ref, ended), ended=ended)
+    # The route's sentence: its locations start with "body", ours with "message";
+    # validation_message drops that first part.
+    errors = [{**e, "loc": ("message", *e["loc"])} for e in invalid.errors()]
+    return Answer(_refused(ref, 422, ErrorCode.INVALID_INPUT, validation_message(errors)))
 
 
 def _command_of(sent: WsActIn | WsContinueIn) -> Callable[[int], Command]:

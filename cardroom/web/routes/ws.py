@@ -213,7 +213,9 @@ class Connection(abc.ABC):
         self._token = token
         self._checked = time.monotonic()
         self._sending = asyncio.Lock()
-        self._pumping: asyncio.Task[None] | None = None
+        # The pump: a task, or for a table's socket woken by a change, first the loop's
+        # call of ``GameFeed._pump_now`` (``GameFeed.changed``).
+        self._pumping: asyncio.Task[None] | asyncio.Handle | None = None
         self._open = True  # False once the socket ends: nothing more is sent
         # Starlette's socket: what is sent goes straight to the server's ASGI
         # ``send`` (``_write``); a stand-in (tests, benchmarks): its ``send_text``.
@@ -335,8 +337,9 @@ class Connection(abc.ABC):
         pumping, self._pumping = self._pumping, None
         if pumping is not None:
             pumping.cancel()
-            with contextlib.suppress(BaseException):
-                await pumping
+            if isinstance(pumping, asyncio.Task):
+                with contextlib.suppress(BaseException):
+                    await pumping
 
 
 # -- a table ---------------------------------------------------------------------------
@@ -363,6 +366,7 @@ class GameFeed(Connection):
         # The table's status when this viewer's right to watch was last proved (the
         # check on connecting, ``_still_may_watch``); None before the first snapshot.
         self._watch_proved: GameStatus | None = None
+        self._unsent: str | None = None  # a snapshot ``_catch_up_now`` could not send
 
     def tell(self, message: Mapping[str, Any]) -> None:
         """A table message (chat, watchers): queued, sent by the pump in order."""
@@ -383,6 +387,22 @@ class GameFeed(Connection):
     def changed(self, seq: int, version: int) -> None:
         if seq > self.sent_seq or version > self.sent_version:
             self._behind = True
+            if self._pumping is None and self._open:
+                # One call of the loop, not a task: most wakes are caught up without
+                # a coroutine (``_pump_now``). Called soon, not now: the game's other
+                # sockets are told first, so the last of them to catch up knows it is
+                # the last (``_last_to_catch_up``).
+                self._pumping = self._loop.call_soon(self._pump_now)
+
+    def _pump_now(self) -> None:
+        """The pump of a wake, at once if it can be (``_catch_up_now``: a change made
+        here, a client keeping up, nothing else to send), else as a task."""
+        self._pumping = None
+        if not self._open:
+            return
+        if not self._told and self.proved_lately() and self._catch_up_now():
+            self._last_to_catch_up()
+        else:
             self._start_pump()
 
     async def snapshot(self) -> None:
@@ -437,6 +457,51 @@ class GameFeed(Connection):
             self.sent_seq = max(self.sent_seq, detail.last_seq)
             self.sent_version = max(self.sent_version, detail.summary.version)
 
+    def _catch_up_now(self) -> bool:
+        """``catch_up()``'s usual course after a change, without its coroutines (the
+        lock's, the pump's task, the sends'): the change is fresh in the shared read,
+        this socket's view of it needs no read, the viewer's right to watch needs no
+        check, and the server's protocol takes the frames at once. The same frames in
+        the same order. True: done (``_behind`` cleared); False: nothing was done, the
+        pump's ``catch_up`` does it."""
+        direct = self._direct
+        if direct is None or self._catching_up.locked() or not direct.takes_text_now():
+            return False
+        start = self.sent_seq
+        views = self.live.shared_read(self.game_id).fresh(start)
+        if views is None:
+            return False
+        try:
+            update = views.update(self.viewer_id, start, self.live.ctx.now())
+        except Sealed:
+            return False
+        detail = update.detail
+        if detail.viewer_seat is None and detail.summary.status is not self._watch_proved:
+            return False  # ask again whether they may watch (``_still_may_watch``)
+        self._behind = False
+        try:
+            if update.events:
+                events = events_text(update.events[-1].version, update.events, views)
+                if not self._send_now(events):
+                    self._behind = True
+                    return False
+            elif detail.summary.version <= self.sent_version:
+                return True  # nothing new
+            snapshot = snapshot_text(detail, views)
+            if not self._send_now(snapshot):
+                # Not after the events went (the protocol took them, and nothing that
+                # makes it refuse happens in between); should it all the same, the
+                # snapshot goes first thing from the pump.
+                self._unsent = snapshot
+                self._start_pump()
+            self.seat_seen(detail.viewer_seat)
+            self.sent_seq = max(self.sent_seq, detail.last_seq)
+            self.sent_version = max(self.sent_version, detail.summary.version)
+        except Exception:
+            # As the pump's catch-up: the next change (or a resync) tries again.
+            log.exception("could not bring a watcher of game %s up to date", self.game_id)
+        return True
+
     async def _still_may_watch(self, detail: GameDetail) -> None:
         """A viewer without a seat is asked again whether they may watch once the
         table's status moves on: a host's "no spectators" holds from the start, so a
@@ -467,6 +532,9 @@ class GameFeed(Connection):
         return min(sent, default=self.sent_seq)
 
     async def _pump(self) -> bool:
+        if self._unsent is not None:
+            unsent, self._unsent = self._unsent, None
+            await self.send(unsent)
         while self._behind or self._told:
             while self._told:
                 if not self.proved_lately() and not await self.still_signed_in():
@@ -635,11 +703,23 @@ async def me_socket(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, connection: Connection) -> None:
     """Read the client's messages (the connection sends ours as they come) until the
     client goes."""
+    # Starlette's socket: its ASGI ``receive`` awaited straight (``_write``'s reason:
+    # a coroutine less per message), with ``WebSocket.receive``'s state change.
+    receive = websocket._receive if isinstance(websocket, WebSocket) else None
     try:
         while True:
-            raw = await websocket.receive()
-            if raw["type"] == "websocket.disconnect":
-                return
+            if receive is not None and websocket.client_state is WebSocketState.CONNECTED:
+                raw = await receive()
+                kind = raw["type"]
+                if kind == "websocket.disconnect":
+                    websocket.client_state = WebSocketState.DISCONNECTED
+                    return
+                if kind != "websocket.receive":
+                    return  # as WebSocket.receive's RuntimeError ends the loop
+            else:
+                raw = await websocket.receive()
+                if raw["type"] == "websocket.disconnect":
+                    return
             if not connection.proved_lately() and not await connection.still_signed_in():
                 return
             data = _read(raw)
