@@ -100,6 +100,9 @@ class Sockets:
             lifespan="off",
             proxy_headers=False,
             ws_per_message_deflate=False,
+            # The drained clients answer no ping: a run longer than the ping's
+            # interval and timeout (a loaded machine, valgrind) would lose its sockets.
+            ws_ping_interval=None,
             log_level="warning",
         )
         self.config.load()
