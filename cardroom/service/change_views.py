@@ -98,10 +98,13 @@ class ChangeViews:
         hole card: ``views.SEEN_FROM_A_SEAT``); 0 if none is."""
         last = self._seat_seq
         if last is None:
+            # From the end: the events are in order, and a joined change's (up to
+            # ``game_reads.JOINED_EVENTS_MAX``) has its hand's deal a few back.
             last = 0
-            for e in self.change.events:
-                if e.hand_id is not None and e.kind in SEEN_FROM_A_SEAT:
+            for e in reversed(self.change.events):
+                if e.kind in SEEN_FROM_A_SEAT and e.hand_id is not None:
                     last = e.seq
+                    break
             self._seat_seq = last
         return last
 
@@ -174,8 +177,16 @@ class ChangeViews:
     ) -> ChangeViews:
         """These views for ``change``, which ends as this one does and reaches further
         back: sealed with these, sharing what was made from the table."""
+        # ``change`` ends with this one's events: its last event seen from a seat is
+        # this one's, if this one has any (else one of the events it reaches back to).
+        seat_seq = self._seat_seq or None
         return ChangeViews(
-            change, events, _details=self._details, _seal=self._seal, _texts=dict(self._texts)
+            change,
+            events,
+            _details=self._details,
+            _seal=self._seal,
+            _texts=dict(self._texts),
+            _seat_seq=seat_seq,
         )
 
     def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:
