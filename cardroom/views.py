@@ -37,6 +37,8 @@ from cardroom.pots import side_pots
 
 def shown_seats(hand: Hand) -> set[int]:
     """Seats whose cards were shown at the showdown."""
+    if not hand.is_over:  # cards are shown only at the showdown, which ends the hand
+        return set()
     return {e.seat for e in hand.events if isinstance(e, HandShown)}
 
 
