@@ -27,6 +27,7 @@ from cardroom.service.game_records import (
     HandView,
     LegalActionsView,
     SeatView,
+    quick_init,
 )
 from cardroom.service.schedule import CANCEL_WAITING_AFTER, at, next_level, seconds_of
 from cardroom.store.db import reading
@@ -104,6 +105,7 @@ def game_detail(ctx: ServiceContext, game_id: int, viewer_id: int | None = None)
         return detail_in(session, game_id, viewer_id, now)
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameMoment:
     """A game as one commit left it, before any viewer's filter: read once after a
@@ -213,26 +215,24 @@ class MomentDetails:
         return detail
 
 
+_new = object.__new__
+
+
 def _with_hand(
     public: GameDetail, hand: HandView | None, viewer_seat: int | None, cost: int | None
 ) -> GameDetail:
-    """``public`` with the viewer's hand, seat and cost. Field by field:
-    ``dataclasses.replace`` takes more than twice as long (12 against 5
-    microseconds), once per viewer of every change."""
-    return GameDetail(
-        public.summary,
-        public.seats,
-        hand,
-        public.level,
-        viewer_seat,
-        cost,
-        public.turn_due_at,
-        public.deal_due_at,
-        public.cancel_due_at,
-        public.next_level_at,
-        public.finishes,
-        public.last_seq,
-    )
+    """``public`` with the viewer's hand, seat and cost: its fields copied in one
+    go into a new record's dict, then the viewer's three set (a ``quick_init``
+    record is its dict and nothing more). ``dataclasses.replace`` took more than
+    twice as long as building it field by field, and this a quarter less again,
+    once per viewer of every change."""
+    made: GameDetail = _new(GameDetail)
+    fields = made.__dict__
+    fields.update(public.__dict__)
+    fields["hand"] = hand
+    fields["viewer_seat"] = viewer_seat
+    fields["viewer_cost"] = cost
+    return made
 
 
 def seat_of(table: Table, viewer_id: int | None) -> int | None:

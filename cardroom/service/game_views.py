@@ -218,6 +218,7 @@ def events_page(
         return EventsPage(events, game.last_seq)
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameChange:
     """Every event after ``after_seq`` and the game once they have happened, before

@@ -27,6 +27,7 @@ from cardroom.service.game_records import (
     PlayResult,
     SeatedGame,
     SeatView,
+    quick_init,
 )
 from cardroom.service.game_views import ViewedEvent
 from cardroom.web.schemas_games import (
@@ -391,6 +392,7 @@ def snapshot_text(detail: GameDetail, views: ChangeViews | None = None) -> str:
     return _text(message)
 
 
+@quick_init
 @dataclass(frozen=True)
 class _PublicText:
     """The JSON of what a change's viewers see alike of the game, around what each
