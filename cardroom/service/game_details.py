@@ -227,11 +227,11 @@ def _with_hand(
     twice as long as building it field by field, and this a quarter less again,
     once per viewer of every change."""
     made: GameDetail = _new(GameDetail)
-    fields = made.__dict__
-    fields.update(public.__dict__)
-    fields["hand"] = hand
-    fields["viewer_seat"] = viewer_seat
-    fields["viewer_cost"] = cost
+    own = made.__dict__
+    own.update(public.__dict__)
+    own["hand"] = hand
+    own["viewer_seat"] = viewer_seat
+    own["viewer_cost"] = cost
     return made
 
 
@@ -343,23 +343,14 @@ def _hand_view(
             la.max_to,
             la.all_in_to,
         )
-    if seen is not None:
-        return HandView(
-            seen.number,
-            seen.running,
-            seen.street,
-            seen.board,
-            seen.pot,
-            seen.button_seat,
-            seen.small_blind_seat,
-            seen.big_blind_seat,
-            seen.small_blind,
-            seen.big_blind,
-            seen.seat_to_act,
-            mine,
-            legal,
-            views.seat_hand_view(seen.view, hand, seat_in_hand, la),
-        )
+    if seen is not None:  # ``seen``, with what the viewer sees more (``_with_hand``)
+        made: HandView = _new(HandView)
+        own = made.__dict__
+        own.update(seen.__dict__)
+        own["my_cards"] = mine
+        own["legal"] = legal
+        own["view"] = views.seat_hand_view(seen.view, hand, seat_in_hand, la)
+        return made
     setup = hand.setup
     return HandView(
         number=table.hands_dealt,
