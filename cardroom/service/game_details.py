@@ -276,7 +276,7 @@ def public_detail(moment: GameMoment, now: datetime, *, with_hand: bool = True) 
         cancel = game.last_activity_at + CANCEL_WAITING_AFTER
     return GameDetail(
         summary=summary(game, table, moment.host_name),
-        seats=tuple(_seat_view(table, n, users) for n in sorted(table.seats)),
+        seats=_seat_views(table, users),
         hand=spectators_hand(table) if with_hand else None,
         level=table.level,
         viewer_seat=None,
@@ -290,30 +290,39 @@ def public_detail(moment: GameMoment, now: datetime, *, with_hand: bool = True) 
     )
 
 
-def _seat_view(table: Table, number: int, names: Mapping[int, str]) -> SeatView:
-    seat = table.seats[number]
-    hand = table.hand
-    in_hand = table.in_hand(seat)
-    stack, bet, folded, all_in = seat.stack, 0, False, False
-    if in_hand and hand is not None:
-        i = hand.seats.index(number)
-        stack, bet, folded = hand.stacks[i], hand.bets[i], hand.folded[i]
-        all_in = stack == 0 and not folded
-    return SeatView(
-        seat=number,
-        user_id=seat.player,
-        name=names.get(seat.player, "?"),
-        stack=stack,
-        sitting_out=seat.sitting_out,
-        waiting_for_big_blind=seat.waiting,
-        leaving=None if seat.leaving is None else seat.leaving.value,
-        timeouts_in_a_row=seat.timeouts,
-        in_hand=in_hand,
-        folded=folded,
-        bet=bet,
-        all_in=all_in,
-        continued=seat.player in table.continued,
-    )
+def _seat_views(table: Table, names: Mapping[int, str]) -> tuple[SeatView, ...]:
+    """The seats in their order (every change's views make them: one loop, the
+    records built from their fields in order)."""
+    seats, hand, continued = table.seats, table.hand, table.continued
+    made = []
+    for number in sorted(seats):
+        seat = seats[number]
+        player = seat.player
+        in_hand = table.in_hand(seat)
+        stack, bet, folded, all_in = seat.stack, 0, False, False
+        if in_hand and hand is not None:
+            i = hand.seats.index(number)
+            stack, bet, folded = hand.stacks[i], hand.bets[i], hand.folded[i]
+            all_in = stack == 0 and not folded
+        leaving = seat.leaving
+        made.append(
+            SeatView(  # the fields in their order
+                number,
+                player,
+                names.get(player, "?"),
+                stack,
+                seat.sitting_out,
+                seat.waiting,
+                None if leaving is None else leaving.value,
+                seat.timeouts,
+                in_hand,
+                folded,
+                bet,
+                all_in,
+                player in continued,
+            )
+        )
+    return tuple(made)
 
 
 def _hand_view(
