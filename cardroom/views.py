@@ -133,38 +133,39 @@ def hand_view(
     each shown hand's chance to win by street after an all-in run-out
     (``run_out_equity``; otherwise the key is None)."""
     hole = visible_hole_cards(hand, viewer, full=full)
-    collected = [c - b for c, b in zip(hand.contributed, hand.bets, strict=True)]
+    seats, stacks, bets, folded = hand.seats, hand.stacks, hand.bets, hand.folded
+    collected = [c - b for c, b in zip(hand.contributed, bets, strict=True)]
     live_money = [c - d for c, d in zip(collected, hand.dead, strict=True)]
-    pots = side_pots(live_money, hand.folded, sum(hand.dead)) if any(collected) else []
-    players = []
-    for i, seat in enumerate(hand.seats):
-        players.append(
-            {
-                "seat": seat,
-                "stack": hand.stacks[i],
-                "bet": hand.bets[i],
-                "folded": hand.folded[i],
-                "all_in": hand.stacks[i] == 0 and not hand.folded[i],
-                "has_cards": not hand.folded[i],
-                "cards": hole.get(seat),
-            }
-        )
+    pots = side_pots(live_money, folded, sum(hand.dead)) if any(collected) else []
+    # Every change's views make one (the spectators'): the players' entries from
+    # the hand's lists walked together.
+    players = [
+        {
+            "seat": seat,
+            "stack": stack,
+            "bet": bet,
+            "folded": out,
+            "all_in": stack == 0 and not out,
+            "has_cards": not out,
+            "cards": hole.get(seat),
+        }
+        for seat, stack, bet, out in zip(seats, stacks, bets, folded, strict=True)
+    ]
     to_act = hand.seat_to_act
+    setup = hand.setup
     view: dict[str, Any] = {
         "street": STREET_NAMES[hand.street],
         "over": hand.is_over,
-        "button_seat": hand.setup.button_seat,
-        "small_blind_seat": hand.setup.small_blind_seat,
-        "big_blind_seat": hand.setup.big_blind_seat,
-        "small_blind": hand.setup.small_blind,
-        "big_blind": hand.setup.big_blind,
-        "ante": hand.setup.ante,
+        "button_seat": setup.button_seat,
+        "small_blind_seat": setup.small_blind_seat,
+        "big_blind_seat": setup.big_blind_seat,
+        "small_blind": setup.small_blind,
+        "big_blind": setup.big_blind,
+        "ante": setup.ante,
         "board": [card_text(c) for c in hand.board],
         "players": players,
         "pot": hand.pot,
-        "pots": [
-            {"amount": p.amount, "eligible": [hand.seats[i] for i in p.eligible]} for p in pots
-        ],
+        "pots": [{"amount": p.amount, "eligible": [seats[i] for i in p.eligible]} for p in pots],
         "to_act": to_act,
         "legal": None,
         "equity": run_out_equity(hand) if equity else None,

@@ -44,32 +44,31 @@ from cardroom.table import (
 
 def summary(game: Game | GameRow, table: Table, host_name: str) -> GameSummary:
     cfg = table.config
-    return GameSummary(
-        id=game.id,
-        host_id=game.host_id,
-        host_name=host_name,
-        preset=game.preset,
-        format=game.format,
-        status=game.status,
-        version=game.version,
-        pays_money=cfg.pays_money,
-        buy_in=cfg.buy_in,
-        small_blind=table.small_blind,
-        big_blind=table.big_blind,
-        blinds_every_hands=cfg.schedule.every_hands,
-        blinds_every_minutes=cfg.schedule.every_minutes,
-        blinds_rate_percent=cfg.schedule.rate_percent,
-        payouts=cfg.payouts,
-        seats_taken=len(table.seats),
-        seat_count=cfg.seat_count,
-        turn_clock_seconds=cfg.rules.turn_clock_seconds,
-        between_hands_seconds=cfg.rules.between_hands_seconds,
-        hands_dealt=table.hands_dealt,
-        created_at=game.created_at,
-        last_activity_at=game.last_activity_at,
-        waiting_for_players=(
-            table.status is TableStatus.PLAYING and table.short_of_players and not table.held
-        ),
+    schedule, rules = cfg.schedule, cfg.rules
+    return GameSummary(  # the fields in their order: every change's views make one
+        game.id,
+        game.host_id,
+        host_name,
+        game.preset,
+        game.format,
+        game.status,
+        game.version,
+        cfg.pays_money,
+        cfg.buy_in,
+        table.small_blind,
+        table.big_blind,
+        schedule.every_hands,
+        schedule.every_minutes,
+        schedule.rate_percent,
+        cfg.payouts,
+        len(table.seats),
+        cfg.seat_count,
+        rules.turn_clock_seconds,
+        rules.between_hands_seconds,
+        table.hands_dealt,
+        game.created_at,
+        game.last_activity_at,
+        table.status is TableStatus.PLAYING and table.short_of_players and not table.held,
     )
 
 
