@@ -48,6 +48,8 @@ def visible_hole_cards(
     """Seat -> the hole cards this viewer may see: their own, and shown hands."""
     shown = shown_seats(hand)
     visible: dict[int, list[str]] = {}
+    if not (full or shown) and viewer not in hand.seats:  # a spectator's, mid-hand
+        return visible
     for seat, cards in zip(hand.seats, hand.hole, strict=True):
         if full or seat == viewer or seat in shown:
             visible[seat] = [card_text(c) for c in cards]
