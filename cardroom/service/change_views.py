@@ -38,7 +38,7 @@ class Sealed(LookupError):
     was made: read the game instead (``game_views.update_for``)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seal:
     """Shared by a change's views and the joined views made from them
     (``cardroom.web.game_reads.joined``): sealing one seals both."""
@@ -48,7 +48,7 @@ class _Seal:
     details: dict[int | None, GameDetail] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class ChangeViews:
     """One change as each of its viewers may see it (``game_views.update_from``),
     doing once what several viewers share: each event as seen from one seat of its
