@@ -37,6 +37,8 @@ from cardroom.pots import side_pots
 
 def shown_seats(hand: Hand) -> set[int]:
     """Seats whose cards were shown at the showdown."""
+    if not hand.is_over:  # cards are shown only at the showdown, which ends the hand
+        return set()
     return {e.seat for e in hand.events if isinstance(e, HandShown)}
 
 
@@ -46,6 +48,8 @@ def visible_hole_cards(
     """Seat -> the hole cards this viewer may see: their own, and shown hands."""
     shown = shown_seats(hand)
     visible: dict[int, list[str]] = {}
+    if not (full or shown) and viewer not in hand.seats:  # a spectator's, mid-hand
+        return visible
     for seat, cards in zip(hand.seats, hand.hole, strict=True):
         if full or seat == viewer or seat in shown:
             visible[seat] = [card_text(c) for c in cards]
@@ -131,38 +135,39 @@ def hand_view(
     each shown hand's chance to win by street after an all-in run-out
     (``run_out_equity``; otherwise the key is None)."""
     hole = visible_hole_cards(hand, viewer, full=full)
-    collected = [c - b for c, b in zip(hand.contributed, hand.bets, strict=True)]
+    seats, stacks, bets, folded = hand.seats, hand.stacks, hand.bets, hand.folded
+    collected = [c - b for c, b in zip(hand.contributed, bets, strict=True)]
     live_money = [c - d for c, d in zip(collected, hand.dead, strict=True)]
-    pots = side_pots(live_money, hand.folded, sum(hand.dead)) if any(collected) else []
-    players = []
-    for i, seat in enumerate(hand.seats):
-        players.append(
-            {
-                "seat": seat,
-                "stack": hand.stacks[i],
-                "bet": hand.bets[i],
-                "folded": hand.folded[i],
-                "all_in": hand.stacks[i] == 0 and not hand.folded[i],
-                "has_cards": not hand.folded[i],
-                "cards": hole.get(seat),
-            }
-        )
+    pots = side_pots(live_money, folded, sum(hand.dead)) if any(collected) else []
+    # Every change's views make one (the spectators'): the players' entries from
+    # the hand's lists walked together.
+    players = [
+        {
+            "seat": seat,
+            "stack": stack,
+            "bet": bet,
+            "folded": out,
+            "all_in": stack == 0 and not out,
+            "has_cards": not out,
+            "cards": hole.get(seat),
+        }
+        for seat, stack, bet, out in zip(seats, stacks, bets, folded, strict=True)
+    ]
     to_act = hand.seat_to_act
+    setup = hand.setup
     view: dict[str, Any] = {
         "street": STREET_NAMES[hand.street],
         "over": hand.is_over,
-        "button_seat": hand.setup.button_seat,
-        "small_blind_seat": hand.setup.small_blind_seat,
-        "big_blind_seat": hand.setup.big_blind_seat,
-        "small_blind": hand.setup.small_blind,
-        "big_blind": hand.setup.big_blind,
-        "ante": hand.setup.ante,
+        "button_seat": setup.button_seat,
+        "small_blind_seat": setup.small_blind_seat,
+        "big_blind_seat": setup.big_blind_seat,
+        "small_blind": setup.small_blind,
+        "big_blind": setup.big_blind,
+        "ante": setup.ante,
         "board": [card_text(c) for c in hand.board],
         "players": players,
         "pot": hand.pot,
-        "pots": [
-            {"amount": p.amount, "eligible": [hand.seats[i] for i in p.eligible]} for p in pots
-        ],
+        "pots": [{"amount": p.amount, "eligible": [seats[i] for i in p.eligible]} for p in pots],
         "to_act": to_act,
         "legal": None,
         "equity": run_out_equity(hand) if equity else None,

@@ -38,7 +38,7 @@ class Sealed(LookupError):
     was made: read the game instead (``game_views.update_for``)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Seal:
     """Shared by a change's views and the joined views made from them
     (``cardroom.web.game_reads.joined``): sealing one seals both."""
@@ -48,7 +48,7 @@ class _Seal:
     details: dict[int | None, GameDetail] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class ChangeViews:
     """One change as each of its viewers may see it (``game_views.update_from``),
     doing once what several viewers share: each event as seen from one seat of its
@@ -69,7 +69,6 @@ class ChangeViews:
     _seal: _Seal = field(default_factory=_Seal)
     # after_seq -> the events after it, when every viewer sees them alike.
     _alike: dict[int, tuple[ViewedEvent, ...]] = field(default_factory=dict)
-    _seat_seq: int | None = None  # ``_last_seen_from_a_seat``, once asked
     # id(part) -> (part, its text): the part is kept with its text, so that its id
     # names no other object while the entry lasts.
     _texts: dict[int, tuple[object, object]] = field(default_factory=dict)
@@ -80,43 +79,42 @@ class ChangeViews:
         change = self.change
         if after_seq < change.after_seq:
             raise ValueError("the change starts after what the viewer needs")
-        if after_seq >= self._last_seen_from_a_seat():
+        alike = self._alike.get(after_seq)
+        if alike is not None:
+            return alike
+        viewed, alike_to_all = self._viewed(after_seq, viewer_id)
+        if alike_to_all:
             # No event asked for depends on the viewer's seat: every viewer who needs
             # the same events gets the one tuple, and its JSON is written once for
             # them all (``cardroom.web.game_answers.events_text``). Asked of the
             # events after ``after_seq`` only: a change joined to the ones before it
             # (``cardroom.web.game_reads.joined``) reaches back over the hole cards
             # of the hand's deal, which its sockets were sent with an earlier change.
-            alike = self._alike.get(after_seq)
-            if alike is None:
-                alike = self._alike[after_seq] = self._viewed(after_seq, {})
-            return alike
-        return self._viewed(after_seq, viewer_seats(change.hand_seats, viewer_id))
+            self._alike[after_seq] = viewed
+        return viewed
 
-    def _last_seen_from_a_seat(self) -> int:
-        """The number of the change's last event seen differently from a seat (a
-        hole card: ``views.SEEN_FROM_A_SEAT``); 0 if none is."""
-        last = self._seat_seq
-        if last is None:
-            last = 0
-            for e in self.change.events:
-                if e.hand_id is not None and e.kind in SEEN_FROM_A_SEAT:
-                    last = e.seq
-            self._seat_seq = last
-        return last
-
-    def _viewed(self, after_seq: int, seats: dict[int, int]) -> tuple[ViewedEvent, ...]:
+    def _viewed(
+        self, after_seq: int, viewer_id: int | None
+    ) -> tuple[tuple[ViewedEvent, ...], bool]:
+        """The events after ``after_seq`` as ``viewer_id`` sees them, and whether
+        every viewer sees them alike (none is seen from a seat: a hole card,
+        ``views.SEEN_FROM_A_SEAT``): told by the one walk that views them."""
         viewed = []
         made = self._events
+        seats: dict[int, int] | None = None  # the viewer's seat in each hand, once asked
+        alike = True
         for event in _numbered_after(self.change, after_seq):
             seat = None
             if event.hand_id is not None and event.kind in SEEN_FROM_A_SEAT:
+                alike = False
+                if seats is None:
+                    seats = viewer_seats(self.change.hand_seats, viewer_id)
                 seat = seats.get(event.hand_id)
             view = made.get((event.seq, seat))
             if view is None:
                 view = made[event.seq, seat] = view_event(event, seat)
             viewed.append(view)
-        return tuple(viewed)
+        return tuple(viewed), alike
 
     def detail(self, viewer_id: int | None, now: datetime) -> GameDetail:
         """The game once the change has happened, as ``viewer_id`` sees it; once

@@ -218,6 +218,7 @@ def events_page(
         return EventsPage(events, game.last_seq)
 
 
+@quick_init
 @dataclass(frozen=True)
 class GameChange:
     """Every event after ``after_seq`` and the game once they have happened, before
@@ -387,26 +388,31 @@ def change_of(result: PlayResult, names: Mapping[int, str]) -> GameChange | None
     if after is None or not result.events or result.replayed:
         return None
     table = after.table
-    wanted = {after.game.host_id, *table.players()}
+    host = after.game.host_id
+    wanted = {seat.player for seat in table.seats.values()}
+    wanted.add(host)
     if not wanted <= names.keys():
         return None
     seats: dict[int, dict[int, int]] = {}
     if after.hand_id is not None:
         seats[after.hand_id] = {player: seat for seat, player in table.hand_players.items()}
-    for event in result.events:
-        if event.kind == "HandDealt" and event.hand_id is not None:
+    events = result.events
+    unknown = False  # an event of a hand not in ``seats`` (yet: its deal may follow)
+    for event in events:
+        hand_id = event.hand_id
+        if hand_id is None:
+            continue
+        if event.kind == "HandDealt":
             players = event.payload.get("players", ())
-            seats[event.hand_id] = {player: seat for seat, player, _stack in players}
-    if any(e.hand_id is not None and e.hand_id not in seats for e in result.events):
+            seats[hand_id] = {player: seat for seat, player, _stack in players}
+        elif hand_id not in seats:
+            unknown = True
+    if unknown and any(e.hand_id is not None and e.hand_id not in seats for e in events):
         return None
     moment = GameMoment(
-        after.game,
-        table,
-        names[after.game.host_id],
-        {user: names[user] for user in wanted},
-        after.last_seq,
+        after.game, table, names[host], {user: names[user] for user in wanted}, after.last_seq
     )
-    return GameChange(result.events[0].seq - 1, result.events, seats, moment)
+    return GameChange(events[0].seq - 1, events, seats, moment)
 
 
 def update_from(

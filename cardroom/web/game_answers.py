@@ -27,6 +27,7 @@ from cardroom.service.game_records import (
     PlayResult,
     SeatedGame,
     SeatView,
+    quick_init,
 )
 from cardroom.service.game_views import ViewedEvent
 from cardroom.web.schemas_games import (
@@ -391,6 +392,7 @@ def snapshot_text(detail: GameDetail, views: ChangeViews | None = None) -> str:
     return _text(message)
 
 
+@quick_init
 @dataclass(frozen=True)
 class _PublicText:
     """The JSON of what a change's viewers see alike of the game, around what each
@@ -403,18 +405,21 @@ class _PublicText:
 
     def fits(self, detail: GameDetail) -> bool:
         """Whether ``detail`` shares all of it (the views made them from one public
-        detail: the same summary, seats and finishes, not copies)."""
+        detail: the same summary, seats and finishes, not copies; the same level,
+        number and clocks, the very objects, as ``game_details._with_hand`` copies
+        them: told apart by identity, cheaper than equality, and an equal copy only
+        costs a snapshot written on its own)."""
         mine = self.detail
         return (
             detail.summary is mine.summary
             and detail.seats is mine.seats
             and detail.finishes is mine.finishes
-            and detail.level == mine.level
-            and detail.last_seq == mine.last_seq
-            and detail.turn_due_at == mine.turn_due_at
-            and detail.deal_due_at == mine.deal_due_at
-            and detail.cancel_due_at == mine.cancel_due_at
-            and detail.next_level_at == mine.next_level_at
+            and detail.level is mine.level
+            and detail.last_seq is mine.last_seq
+            and detail.turn_due_at is mine.turn_due_at
+            and detail.deal_due_at is mine.deal_due_at
+            and detail.cancel_due_at is mine.cancel_due_at
+            and detail.next_level_at is mine.next_level_at
         )
 
 
