@@ -66,10 +66,11 @@ def send(
     *,
     many: bool = False,
     rows: int | None = None,
-) -> None:
+) -> Any:
     """Queue ``sql`` on the connection's pipeline (opened if need be): ``params``
     one set of values, or a list of them (``many``). ``rows``: how many rows it must
-    touch, checked when the pipeline closes."""
+    touch, checked when the pipeline closes. Returns the driver's cursor, which
+    holds the statement's answer once the pipeline has closed."""
     dbapi = _dbapi(connection)
     open_: _Open | None = getattr(dbapi, _OPEN, None)
     if open_ is None:
@@ -92,6 +93,7 @@ def send(
         ) from failed
     if rows is not None:
         open_.checks.append((cursor, rows, sql))
+    return cursor
 
 
 def close(dbapi: Any) -> None:
