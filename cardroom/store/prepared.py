@@ -210,23 +210,26 @@ class Prepared:
         write's error is raised here as ``rows`` would raise it (its statement closes
         the pipeline first), before this one's. Elsewhere (SQLite, or someone
         listening for each statement) it is ``rows``."""
-        connection = _connection(where)
+        connection, held = _held(where)
         if not pipelined.installed(connection):
             return self.rows(where, params)
         compiled = self._compiled(connection.dialect)
         bound = compiled.bind(params)
-        cursor: Any = None
+        # The transaction's cursor, as ``rows`` sends on: its answer is read before
+        # anything else is sent on it.
+        cursor = _cursor(connection, held)
         try:
-            cursor = pipelined.send(connection, compiled.sql, bound)
+            pipelined.send(connection, compiled.sql, bound, cursor=cursor)
             pipelined.close(connection.connection.dbapi_connection)
             fetched = cursor.fetchall()  # answered: the pipeline's close waited for it
             results = compiled.results
             if results is None:
                 results = compiled.results = _result_processors(compiled, cursor.description)
         except BaseException as error:
+            _forget(cursor, held)
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
         finally:
-            if cursor is not None:
+            if held is None:
                 cursor.close()
         return _converted(fetched, results)
 

@@ -143,6 +143,8 @@ def occasioned(
     ``BY_EVENT``'s order; none for ``actor_id``, the player whose command caused
     them."""
     kinds = {event.kind for event in events}
+    if kinds.isdisjoint(_OCCASIONING):  # the usual command: a bet, a deal
+        return []
     drafts: list[Draft] = []
     for kind, decider in BY_EVENT:
         if kind in kinds:
@@ -244,6 +246,7 @@ BY_EVENT: tuple[tuple[str, Decider], ...] = (
     ("TournamentFinished", _tournament_finished),
     ("GameCancelled", _cancelled),
 )
+_OCCASIONING = frozenset(kind for kind, _ in BY_EVENT)
 
 
 def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:

@@ -174,8 +174,9 @@ def _store(
 ) -> list[Notice]:
     """Record ``drafts``; the first ``fresh`` are of events this transaction stored,
     which no one can have told of yet. Each notice is one statement (``_RECORD``),
-    which also answers with the player's channels; a notice for Web Push or email
-    adds its delivery rows, all in one more."""
+    which also answers with the player's channels (on PostgreSQL it goes behind the
+    command's queued writes and is answered with them: one round trip, not two); a
+    notice for Web Push or email adds its delivery rows, all in one more."""
     if not drafts:
         return []
     known = drafts[fresh:]
