@@ -99,11 +99,10 @@ def current_turn(
 
 
 def _last_starter(events: Sequence[StoredEvent], hand_id: int) -> int | None:
-    """The seq of the last turn starter of ``hand_id`` among ``events``, if any:
-    the highest, looked for from the end (a command's events are stored in the order
-    they happen, so it is usually the last or next to last)."""
+    """The seq of the last turn starter of ``hand_id`` among ``events`` (the
+    highest), if any: one pass, no list."""
     found = None
-    for event in reversed(events):
+    for event in events:
         if event.kind in _TURN_STARTERS and event.hand_id == hand_id:
             seq = event.seq
             if found is None or seq > found:
