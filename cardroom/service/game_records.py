@@ -300,6 +300,7 @@ class GameDetail:
     last_seq: int
 
 
+@quick_init
 @dataclass(frozen=True)
 class Notice:
     """A notice as the player sees it, and as the server pushes it over the

@@ -66,10 +66,13 @@ def send(
     *,
     many: bool = False,
     rows: int | None = None,
-) -> None:
+    cursor: Any = None,
+) -> Any:
     """Queue ``sql`` on the connection's pipeline (opened if need be): ``params``
     one set of values, or a list of them (``many``). ``rows``: how many rows it must
-    touch, checked when the pipeline closes."""
+    touch, checked when the pipeline closes. ``cursor``: the driver's cursor to send
+    it on (a new one if None). Returns that cursor, which holds the statement's
+    answer once the pipeline has closed."""
     dbapi = _dbapi(connection)
     open_: _Open | None = getattr(dbapi, _OPEN, None)
     if open_ is None:
@@ -77,7 +80,8 @@ def send(
         pipeline.__enter__()
         open_ = _Open(pipeline)
         setattr(dbapi, _OPEN, open_)
-    cursor = dbapi.cursor()
+    if cursor is None:
+        cursor = dbapi.cursor()
     try:
         if many:
             cursor.executemany(sql, params)
@@ -92,6 +96,7 @@ def send(
         ) from failed
     if rows is not None:
         open_.checks.append((cursor, rows, sql))
+    return cursor
 
 
 def close(dbapi: Any) -> None:

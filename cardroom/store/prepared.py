@@ -193,21 +193,67 @@ class Prepared:
         finally:
             if held is None:
                 cursor.close()
-        if not results:
-            return [tuple(row) for row in fetched]
-        converted = []
-        for row in fetched:
-            values = list(row)
-            for i, processor in results:
-                values[i] = processor(values[i])
-            converted.append(tuple(values))
-        return converted
+        return _converted(fetched, results)
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
     ) -> tuple[Any, ...] | None:
         found = self.rows(where, params)
         return found[0] if found else None
+
+    def rows_behind(
+        self, where: Session | Connection, params: Mapping[str, Any]
+    ) -> Sequence[tuple[Any, ...]]:
+        """``rows``, sent behind the writes queued on PostgreSQL's pipeline and
+        waited for with them: one round trip, where ``rows`` takes two (the queued
+        writes' answers, then its own). The same rows and the same errors: a queued
+        write's error is raised here as ``rows`` would raise it (its statement closes
+        the pipeline first), before this one's. Elsewhere (SQLite, or someone
+        listening for each statement) it is ``rows``."""
+        connection, held = _held(where)
+        if not pipelined.installed(connection):
+            return self.rows(where, params)
+        compiled = self._compiled(connection.dialect)
+        bound = compiled.bind(params)
+        # The transaction's cursor, as ``rows`` sends on: its answer is read before
+        # anything else is sent on it.
+        cursor = _cursor(connection, held)
+        try:
+            pipelined.send(connection, compiled.sql, bound, cursor=cursor)
+            pipelined.close(connection.connection.dbapi_connection)
+            fetched = cursor.fetchall()  # answered: the pipeline's close waited for it
+            results = compiled.results
+            if results is None:
+                results = compiled.results = _result_processors(compiled, cursor.description)
+        except BaseException as error:
+            _forget(cursor, held)
+            connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
+        finally:
+            if held is None:
+                cursor.close()
+        return _converted(fetched, results)
+
+    def first_behind(
+        self, where: Session | Connection, params: Mapping[str, Any]
+    ) -> tuple[Any, ...] | None:
+        """``first``, through ``rows_behind``."""
+        found = self.rows_behind(where, params)
+        return found[0] if found else None
+
+
+def _converted(
+    fetched: Sequence[Any], results: tuple[tuple[int, Callable[[Any], Any]], ...]
+) -> Sequence[tuple[Any, ...]]:
+    """The driver's rows, each result column through its processor."""
+    if not results:
+        return [tuple(row) for row in fetched]
+    converted = []
+    for row in fetched:
+        values = list(row)
+        for i, processor in results:
+            values[i] = processor(values[i])
+        converted.append(tuple(values))
+    return converted
 
 
 class _Held:

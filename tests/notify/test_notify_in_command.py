@@ -151,6 +151,39 @@ def test_a_command_is_one_transaction_with_its_notices(
     assert after.commits == 1 and not [s for s in after.statements if "INSERT" in s]
 
 
+def test_on_postgresql_a_turn_notice_waits_with_the_commands_queued_writes(
+    ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notice's insert answers what the command returns (its id, the player's
+    channels), yet on PostgreSQL it waits for no round trip of its own: it goes onto
+    the pipeline behind the command's queued writes (the events, the game's row, the
+    deadlines) and comes back with their answers. Only the game's locked read is sent
+    on its own (the dialect's ``do_execute``), and what is returned is what is
+    stored."""
+    game, alice, bob = heads_up(ctx, seed=1)
+    seen = version(ctx, game)
+    dialect = ctx.engine.dialect
+    sent_alone: list[str] = []
+    execute = dialect.do_execute
+
+    def alone(cursor: Any, statement: str, *args: Any) -> None:
+        sent_alone.append(" ".join(statement.split()))
+        execute(cursor, statement, *args)
+
+    monkeypatch.setattr(dialect, "do_execute", alone)
+    acted = play.act(ctx, game, alice, "call", expected_version=seen)
+    monkeypatch.undo()
+    [turn] = acted.notices
+    assert (turn.kind, turn.user_id) == (NoticeKind.YOUR_TURN, bob)
+    notices_alone = [s for s in sent_alone if "INTO notices" in s]
+    if dialect.name == "postgresql":
+        assert notices_alone == [], notices_alone
+    else:  # SQLite: each statement is sent and answered at once
+        assert len(notices_alone) == 1
+    [listed, _started] = inbox.list_notices(ctx, bob, notify=notify).notices
+    assert listed.id == turn.id and listed.to_wire() == turn.to_wire()
+
+
 def test_a_failure_to_decide_a_notice_never_fails_the_move(
     ctx: ServiceContext, notify: NotifySettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -180,3 +180,80 @@ def test_with_nobody_listening_a_write_skips_the_engines_execution(
         _SUSPEND.write(session, {"user_id": 1}, rows=1)
         monkeypatch.undo()
     assert _names(db) == ["Ann"]
+
+
+# An insert that answers (as a notice's does: its id), for ``rows_behind``.
+_ADD_ANSWERING = Prepared(
+    insert(_USERS)
+    .values(
+        id=bindparam("id", type_=_USERS.c.id.type),
+        name=bindparam("name", type_=_USERS.c.name.type),
+        name_key=bindparam("key", type_=_USERS.c.name_key.type),
+        password_hash="x",
+        role=Role.PLAYER,
+        suspended=False,
+        created_at=NOW,
+    )
+    .returning(_USERS.c.id, _USERS.c.role, _USERS.c.created_at)
+)
+
+
+def test_a_statement_sent_behind_the_queued_writes_waits_once_with_them(
+    db: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rows_behind`` on PostgreSQL goes onto the pipeline behind the queued writes
+    and its answer comes back with theirs: nothing is sent on its own (the
+    dialect's ``do_execute``, which would first wait for the queued writes and then
+    for the statement, is never called). On SQLite it is ``rows``. The same rows,
+    converted by their column types, either way."""
+    with make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        assert _queued(session) == _pipelines(session)
+        if _pipelines(session):
+
+            def refused(*_: Any, **__: Any) -> Any:
+                raise AssertionError("sent on its own, waiting twice")
+
+            monkeypatch.setattr(session.get_bind().dialect, "do_execute", refused)
+        answer = _ADD_ANSWERING.first_behind(session, _who(2, "Bo"))
+        assert not _queued(session)  # waited for, the queued write with it
+        monkeypatch.undo()
+        assert answer == (2, Role.PLAYER, NOW)
+        assert _ADD_ANSWERING.rows_behind(session, _who(3, "Cy")) == [(3, Role.PLAYER, NOW)]
+    assert _names(db) == ["Ann", "Bo", "Cy"]
+
+
+def test_a_failed_queued_write_fails_the_statement_sent_behind_it(db: Engine) -> None:
+    with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        _ADD.write(session, _who(1, "Ann again"))  # the same id: refused
+        _ADD_ANSWERING.first_behind(session, _who(2, "Bo"))
+    assert _names(db) == []
+
+
+def test_a_statement_sent_behind_fails_as_it_would_alone(db: Engine) -> None:
+    with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(1, "Ann"))
+        _ADD_ANSWERING.first_behind(session, _who(1, "Ann again"))
+    assert _names(db) == []
+    # And the connection's next transaction finds no pipeline left open (the
+    # fixture's check), and works.
+    with make_sessionmaker(db).begin() as session:
+        assert _ADD_ANSWERING.first_behind(session, _who(1, "Ann")) == (1, Role.PLAYER, NOW)
+    assert _names(db) == ["Ann"]
+
+
+def test_a_statement_sent_behind_goes_through_the_engine_for_a_listener(db: Engine) -> None:
+    seen: list[str] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args[2])
+
+    event.listen(db, "before_cursor_execute", record)
+    try:
+        with make_sessionmaker(db).begin() as session:
+            _ADD.write(session, _who(1, "Ann"))
+            assert _ADD_ANSWERING.first_behind(session, _who(2, "Bo")) == (2, Role.PLAYER, NOW)
+        assert sum(statement.startswith("INSERT INTO users") for statement in seen) == 2
+    finally:
+        event.remove(db, "before_cursor_execute", record)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -46,8 +46,9 @@ TURN_STARTERS = ("BlindPosted", "HoleCardDealt", "BoardDealt", "PlayerActed")
 _TURN_STARTERS = frozenset(TURN_STARTERS)
 
 
-@dataclass(frozen=True)
-class Turn:
+# A named tuple, not a frozen dataclass: made on nearly every command, and a frozen
+# dataclass's ``__init__`` sets each field through ``object.__setattr__``.
+class Turn(NamedTuple):
     user_id: int
     hand_id: int
     turn_seq: int
@@ -83,10 +84,7 @@ def current_turn(
             return None
     # Events are numbered in the order they happen: the stored ones of this command
     # come after every other, so the last starter among them is the hand's last.
-    turn_seq = max(
-        [e.seq for e in events if e.kind in _TURN_STARTERS and e.hand_id == hand_id],
-        default=None,
-    )
+    turn_seq = _last_starter(events, hand_id)
     if turn_seq is None:  # nothing here moved the turn (a resume, a sit out...)
         turn_seq = session.scalar(
             select(func.max(GameEvent.seq)).where(
@@ -98,6 +96,18 @@ def current_turn(
         if turn_seq is None:
             return None
     return Turn(player, hand_id, int(turn_seq))
+
+
+def _last_starter(events: Sequence[StoredEvent], hand_id: int) -> int | None:
+    """The seq of the last turn starter of ``hand_id`` among ``events`` (the
+    highest), if any: one pass, no list."""
+    found = None
+    for event in events:
+        if event.kind in _TURN_STARTERS and event.hand_id == hand_id:
+            seq = event.seq
+            if found is None or seq > found:
+                found = seq
+    return found
 
 
 # Not frozen: built once by a decider and only read after (``_store``), and a frozen
@@ -132,6 +142,8 @@ def occasioned(
     ``BY_EVENT``'s order; none for ``actor_id``, the player whose command caused
     them."""
     kinds = {event.kind for event in events}
+    if kinds.isdisjoint(_OCCASIONING):  # the usual command: a bet, a deal
+        return []
     drafts: list[Draft] = []
     for kind, decider in BY_EVENT:
         if kind in kinds:
@@ -233,6 +245,7 @@ BY_EVENT: tuple[tuple[str, Decider], ...] = (
     ("TournamentFinished", _tournament_finished),
     ("GameCancelled", _cancelled),
 )
+_OCCASIONING = frozenset(kind for kind, _ in BY_EVENT)
 
 
 def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
