@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
 
+import orjson
+
 from cardroom.actions import (
     Action,
     ActionKind,
@@ -66,6 +68,10 @@ class Street(IntEnum):
     RIVER = 3
     COMPLETE = 4
 
+
+# How ``json_dict``'s parts are written: as the database's JSON columns write a value
+# (``cardroom.store.json_text``), dates and dataclasses refused, not written as text.
+JSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
 _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
@@ -254,6 +260,13 @@ class Hand:
     _plain_setup: dict[str, Any] | None = None
     _plain_events: list[dict[str, Any]] | None = None
     _plain_events_of: list[Event] | None = None
+    # ``json_dict``'s texts, kept likewise: the rules, setup and deck (the objects
+    # they were written from, and the texts), and the events of ``_plain_events_of``
+    # written so far (how many, and the list's text).
+    _json_fixed: (
+        tuple[Rules, HandSetup, list[int], orjson.Fragment, orjson.Fragment, orjson.Fragment] | None
+    ) = None
+    _json_events: tuple[list[Event], int, bytes] | None = None
 
     # ----------------------------------------------------------------- creation
 
@@ -917,6 +930,10 @@ class Hand:
     def _events_plain(self) -> list[dict[str, Any]]:
         """The log as plain data, a new list: the events logged since the last call
         converted, the others' dicts as made then."""
+        return self._events_made()[:]
+
+    def _events_made(self) -> list[dict[str, Any]]:
+        """``_events_plain``'s list itself (never to be changed or kept)."""
         events = self.events
         plain = self._plain_events
         if plain is None or self._plain_events_of is not events or len(plain) > len(events):
@@ -925,7 +942,79 @@ class Hand:
         done = len(plain)
         if done < len(events):
             plain.extend([event.to_dict() for event in events[done:]])
-        return plain[:]
+        return plain
+
+    def json_dict(self) -> dict[str, Any]:
+        """``to_dict``'s data to be written as JSON at once, by orjson, before the hand
+        moves on (``cardroom.table.codec.table_json``): the same keys and values, the
+        hand's own lists rather than copies, and what does not change from one save to
+        the next written once, as JSON text orjson copies as it is (``Fragment``): the
+        rules, the setup, the deck and each event. A table's state is written at every
+        command, and those parts are about two thirds of its text. orjson's
+        ``JSONEncodeError`` if a part holds what it does not write (the caller then
+        writes ``to_dict`` as before)."""
+        fixed = self._json_fixed
+        if (
+            fixed is None
+            or fixed[0] is not self.rules
+            or fixed[1] is not self.setup
+            or fixed[2] is not self.deck
+        ):
+            fixed = self._json_fixed = (
+                self.rules,
+                self.setup,
+                self.deck,
+                orjson.Fragment(orjson.dumps(self.rules.to_dict(), option=JSON_OPTIONS)),
+                orjson.Fragment(orjson.dumps(self.plain_setup(), option=JSON_OPTIONS)),
+                orjson.Fragment(orjson.dumps(self.deck, option=JSON_OPTIONS)),
+            )
+        return {
+            "seats": self.seats,
+            "starting_stacks": self.starting_stacks,
+            "stacks": self.stacks,
+            "bets": self.bets,
+            "contributed": self.contributed,
+            "dead": self.dead,
+            "folded": self.folded,
+            "hole": self.hole,
+            "board": self.board,
+            "deck": fixed[5],
+            "deck_pos": self.deck_pos,
+            "to_act": self.to_act,
+            "small_blind_index": self.small_blind_index,
+            "big_blind_index": self.big_blind_index,
+            "current_bet": self.current_bet,
+            "last_full_raise": self.last_full_raise,
+            "raises": self.raises,
+            "full_raise_seq": self.full_raise_seq,
+            "acted": self.acted,
+            "acted_bet": self.acted_bet,
+            "acted_seq": self.acted_seq,
+            "river_aggressor": self.river_aggressor,
+            "ran_out": self.ran_out,
+            "street": int(self.street),
+            "rules": fixed[3],
+            "setup": fixed[4],
+            "events": orjson.Fragment(self._events_json()),
+        }
+
+    def _events_json(self) -> bytes:
+        """The log as JSON text: the events logged since the last call written and
+        joined to the text of those before (a JSON list is its items' texts, comma
+        separated, in brackets)."""
+        plain = self._events_made()
+        events = self.events
+        made = self._json_events
+        if made is not None and made[0] is events and made[1] <= len(plain):
+            done, text = made[1], made[2]
+            if done == len(plain):
+                return text
+            added = orjson.dumps(plain[done:], option=JSON_OPTIONS)
+            text = added if done == 0 else text[:-1] + b"," + added[1:]
+        else:
+            text = orjson.dumps(plain, option=JSON_OPTIONS)
+        self._json_events = (events, len(plain), text)
+        return text
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:

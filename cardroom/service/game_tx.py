@@ -102,8 +102,8 @@ from cardroom.table import (
     TableEvent,
     TableStatus,
     table_from_dict,
-    table_to_dict,
 )
+from cardroom.table.codec import table_json
 from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_event_to_dict
 
 log = logging.getLogger(__name__)
@@ -498,7 +498,10 @@ class GameTx:
             self.fresh = False
         else:
             columns["version"] = game.version + 1
-        columns["state"] = table_to_dict(table)
+        # The state as its JSON text, written with what did not change since the last
+        # save reused (``table_json``): no one reads ``game.state`` after a save (a
+        # read in the transaction loads the row afresh: ``game_rows``).
+        columns["state"] = table_json(table)
         status = status_of(table)
         if game.started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
             columns["started_at"] = self.now

@@ -299,6 +299,53 @@ _MOVE_OR_ADD = Prepared(
 )
 
 
+# The pending row of a kind no longer wanted, made the row of a kind newly wanted,
+# unless one of that kind fired at that time already: at the same game, under the
+# same lock, what a delete of the one and the guarded insert of the other would
+# leave pending, in one statement (the row keeps its id; the clock's claim reads the
+# kind it fires from the row it claimed). With the kinds' pending rows one at most
+# (``uq_deadlines_pending``), and the new kind not pending (``_store_known``).
+_FIRED = _DEADLINES.alias("fired")  # the other rows, named apart from the row changed
+_NEW_KIND_FIRED_THEN = exists().where(
+    _FIRED.c.game_id == bindparam("game_id"),
+    _FIRED.c.kind == bindparam("kind"),
+    _FIRED.c.due_at == bindparam("due_at"),
+    _FIRED.c.fired_at.is_not(None),
+)
+_OLD_KIND_PENDING = (
+    _DEADLINES.c.game_id == bindparam("game_id"),
+    _DEADLINES.c.kind == bindparam("old_kind", type_=_DEADLINES.c.kind.type),
+    _DEADLINES.c.fired_at.is_(None),
+)
+_RETYPED = update(_DEADLINES).values(
+    kind=bindparam("kind", type_=_DEADLINES.c.kind.type),
+    due_at=bindparam("due_at", type_=_DEADLINES.c.due_at.type),
+    payload=bindparam("payload", type_=_DEADLINES.c.payload.type),
+    created_at=bindparam("created_at", type_=_DEADLINES.c.created_at.type),
+)
+_RETYPE = Prepared(_RETYPED.where(*_OLD_KIND_PENDING, ~_NEW_KIND_FIRED_THEN))
+# On PostgreSQL's pipeline, the same in one statement that waits for no answer, as
+# ``_MOVE_OR_ADD`` does for a move: the old kind's pending row made the new kind's,
+# else (fired meanwhile) a new row; and if the new kind fired at that time already,
+# neither, and the old kind's row deleted. The two ``WITH`` parts' conditions
+# exclude each other (the same check, on the statement's one snapshot).
+_GONE = (
+    delete(_DEADLINES)
+    .where(*_OLD_KIND_PENDING, _NEW_KIND_FIRED_THEN)
+    .returning(_DEADLINES.c.id)
+    .cte("gone")
+)
+_MADE = (
+    _RETYPED.where(*_OLD_KIND_PENDING, ~_NEW_KIND_FIRED_THEN).returning(_DEADLINES.c.id).cte("made")
+)
+_RETYPE_OR_ADD = Prepared(
+    insert(_DEADLINES)
+    .from_select(_NEW_COLUMNS, _NEW_ROW.where(~exists(select(_MADE.c.id)), ~_NEW_KIND_FIRED_THEN))
+    .add_cte(_GONE)
+    .add_cte(_MADE)
+)
+
+
 def store_deadlines(
     session: Session,
     game: Game,
@@ -361,10 +408,6 @@ def _store_known(
     now: datetime,
     known: Pending,
 ) -> Pending | None:
-    gone = [{"game_id": game_id, "kind": kind} for kind in known if kind not in wanted]
-    if gone:
-        # A row fired meanwhile is left as the clock's record: nothing pending either way.
-        _DELETE_KIND.write(session, gone)
     pending: Pending = {}
     changed: dict[DeadlineKind, Wanted] = {}
     for kind, want in wanted.items():
@@ -374,6 +417,12 @@ def _store_known(
             pending[kind] = want
         else:
             changed[kind] = want
+    gone = [kind for kind in known if kind not in wanted]
+    if gone and changed:
+        gone = _retype(session, game_id, gone, changed, now, known, pending)
+    if gone:
+        # A row fired meanwhile is left as the clock's record: nothing pending either way.
+        _DELETE_KIND.write(session, [{"game_id": game_id, "kind": kind} for kind in gone])
     if not changed:
         return pending
     if _MOVE_OR_ADD.queues(session):
@@ -399,6 +448,48 @@ def _store_known(
             else:  # fired meanwhile: a new row, as for a kind not pending
                 new[kind] = want
     return _insert_unless_fired(session, game_id, new, now, pending)
+
+
+def _retype(
+    session: Session,
+    game_id: int,
+    gone: list[DeadlineKind],
+    changed: dict[DeadlineKind, Wanted],
+    now: datetime,
+    known: Pending,
+    pending: Pending,
+) -> list[DeadlineKind]:
+    """A pending row no longer wanted made the row of a kind newly wanted (``_RETYPE``),
+    in one statement where a delete and an insert took two: at a hand's end the turn
+    clock's row becomes the review's, at the deal the review's the turn clock's. What
+    it made is taken out of ``changed`` and put in ``pending``; the kinds still to
+    delete are returned. A row the statement did not change (fired meanwhile, or one
+    of the new kind fired at that time already) is left to the delete and the
+    guarded insert, as without it; on PostgreSQL's pipeline, ``_RETYPE_OR_ADD`` does
+    all of it in one statement that waits for nothing."""
+    new = [kind for kind in changed if kind not in known]
+    left = gone[len(new) :]
+    queued = _RETYPE_OR_ADD.queues(session)
+    for old, kind in zip(gone, new, strict=False):
+        want = changed.pop(kind)
+        params = {
+            "game_id": game_id,
+            "old_kind": old,
+            "kind": kind,
+            "due_at": want.due_at,
+            "payload": want.payload,
+            "created_at": now,
+        }
+        if queued:
+            # Nothing answers: counted pending, as ``_MOVE_OR_ADD`` counts its kinds.
+            _RETYPE_OR_ADD.write(session, params)
+            pending[kind] = want
+        elif _RETYPE.execute(session, params).rowcount == 1:
+            pending[kind] = want
+        else:
+            changed[kind] = want
+            left.append(old)
+    return left
 
 
 def _insert_unless_fired(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.hand import Hand
+import orjson
+
+from cardroom.hand import JSON_OPTIONS, Hand
 from cardroom.table.blinds import BlindClock
 from cardroom.table.button import Positions
 from cardroom.table.cash import CashOutRecord
@@ -46,6 +48,72 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "hand_ended_at": table.hand_ended_at,
         "continued": sorted(table.continued),
     }
+
+
+def table_json(table: Table) -> dict[str, Any] | orjson.Fragment:
+    """The table as the database's JSON column stores it, for a save: its JSON text
+    (``Fragment``, which the column's orjson writes as it is), the same bytes as
+    ``table_to_dict``'s data written by the column (``cardroom.store.json_text``), but
+    written without a snapshot's copies and with the parts that did not change since
+    the last save written once: the table's config (``_config_json``) and the hand's
+    rules, setup, deck and events (``Hand.json_dict``). If orjson refuses a part (a
+    whole number past 64 bits, a key that is not a string), ``table_to_dict``'s data,
+    for the column to write as it always has."""
+    hand = table.hand
+    try:
+        return orjson.Fragment(
+            orjson.dumps(
+                {
+                    "version": FORMAT_VERSION,
+                    "config": _config_json(table.config),
+                    "status": table.status.value,
+                    "seats": [table.seats[n].to_dict() for n in sorted(table.seats)],
+                    "first_button": table.first_button,
+                    "positions": None if table.positions is None else table.positions.to_dict(),
+                    "hands_dealt": table.hands_dealt,
+                    "level": table.level,
+                    "small_blind": table.small_blind,
+                    "big_blind": table.big_blind,
+                    "clock": table.clock.to_dict(),
+                    "short_of_players": table.short_of_players,
+                    "held": table.held,
+                    "hand": None if hand is None else hand.json_dict(),
+                    "hand_players": [
+                        [seat, player] for seat, player in sorted(table.hand_players.items())
+                    ],
+                    "settled": sorted(table.settled),
+                    "cash_outs": [[p, r.to_dict()] for p, r in sorted(table.cash_outs.items())],
+                    "entrants": table.entrants,
+                    "prize_pool": table.prize_pool,
+                    "finishes": table.finishes,
+                    "turn_started_at": table.turn_started_at,
+                    "hand_ended_at": table.hand_ended_at,
+                    "continued": sorted(table.continued),
+                },
+                option=JSON_OPTIONS,
+            )
+        )
+    except orjson.JSONEncodeError:
+        return table_to_dict(table)
+
+
+# Each config's JSON text, by the config's identity (the config itself kept with it,
+# so that its id is not another's), for as many tables as a process plays: a table's
+# config never changes (a frozen dataclass whose parts are too), and a third of its
+# state's text is its config.
+_CONFIG_JSON: dict[int, tuple[TableConfig, orjson.Fragment]] = {}
+_CONFIG_JSON_MAX = 4096
+
+
+def _config_json(config: TableConfig) -> orjson.Fragment:
+    found = _CONFIG_JSON.get(id(config))
+    if found is not None and found[0] is config:
+        return found[1]
+    text = orjson.Fragment(orjson.dumps(config.to_dict(), option=JSON_OPTIONS))
+    if len(_CONFIG_JSON) >= _CONFIG_JSON_MAX:
+        _CONFIG_JSON.clear()  # one step, safe beside another thread reading
+    _CONFIG_JSON[id(config)] = (config, text)
+    return text
 
 
 def table_from_dict(data: dict[str, Any]) -> Table:

@@ -391,6 +391,92 @@ def test_a_known_kind_wanted_again_at_a_fired_time_is_not_pending(
     assert answer == {} and pending(ctx, game) == {}
 
 
+def test_a_hands_end_makes_the_turns_row_the_reviews_in_one_statement(
+    ctx: ServiceContext, game: int
+) -> None:
+    """A kind no longer wanted and a kind newly wanted (the turn clock's and the
+    review's, at a hand's end; the other way at the deal): the one's pending row
+    becomes the other's, written as a new one would be, in one UPDATE."""
+    now = ctx.now()
+    turn = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    turn_id = put(ctx, game, TURN, turn.due_at, turn.payload)
+    review = Wanted(now + timedelta(seconds=60), {"after_hand": 3})
+
+    sent, answer = store_known(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert verbs(sent) == ["UPDATE deadlines SET"], sent
+    assert answer == {CONTINUE: review}
+    [row] = rows(ctx, game)
+    assert (row.id, row.kind, row.due_at, row.payload, row.created_at, row.fired_at) == (
+        turn_id,
+        CONTINUE,
+        review.due_at,
+        review.payload,
+        now,
+        None,
+    )
+
+    # And back at the deal, beside a kind that stays.
+    level = Wanted(now + timedelta(minutes=9), {"level": 2, "small_blind": 10, "big_blind": 20})
+    put(ctx, game, BLIND_LEVEL, level.due_at, level.payload)
+    next_turn = Wanted(now + timedelta(seconds=90), {"hand": 4, "seat": 2})
+    sent, answer = store_known(
+        ctx, game, {TURN: next_turn, BLIND_LEVEL: level}, {CONTINUE: review, BLIND_LEVEL: level}
+    )
+    assert verbs(sent) == ["UPDATE deadlines SET"], sent
+    assert answer == {TURN: next_turn, BLIND_LEVEL: level}
+    after = pending(ctx, game)
+    assert set(after) == {TURN, BLIND_LEVEL} and len(rows(ctx, game)) == 2
+    assert (after[TURN].id, after[TURN].due_at, after[TURN].payload) == (
+        turn_id,
+        next_turn.due_at,
+        next_turn.payload,
+    )
+
+
+def test_a_row_to_change_kind_the_clock_fired_meanwhile_stays_its_record(
+    ctx: ServiceContext, game: int
+) -> None:
+    """The clock fired the turn's row meanwhile (its work moved no version): that row
+    stays the clock's record and the review's goes in as a new row."""
+    now = ctx.now()
+    turn = Wanted(now - timedelta(seconds=1), {"hand": 3, "seat": 1})
+    fired = put(ctx, game, TURN, turn.due_at, turn.payload, fired_at=now)
+    review = Wanted(now + timedelta(seconds=60), {"after_hand": 3})
+
+    sent, answer = store_known(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert [s.split()[0] for s in sent] == ["UPDATE", "DELETE", "INSERT"], sent
+    assert answer == {CONTINUE: review}
+    by_id = {r.id: r for r in rows(ctx, game)}
+    assert (by_id[fired].kind, by_id[fired].due_at, by_id[fired].fired_at) == (
+        TURN,
+        turn.due_at,
+        now,
+    )
+    new = pending(ctx, game)
+    assert set(new) == {CONTINUE} and new[CONTINUE].id != fired
+    assert (new[CONTINUE].due_at, new[CONTINUE].payload) == (review.due_at, review.payload)
+
+
+def test_a_row_is_not_made_a_kind_already_fired_at_that_time(
+    ctx: ServiceContext, game: int
+) -> None:
+    """The new kind fired at that very time already: it is not written again, and the
+    row no longer wanted is deleted, as apart."""
+    now = ctx.now()
+    turn = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    put(ctx, game, TURN, turn.due_at, turn.payload)
+    review = Wanted(now - timedelta(seconds=3), {"after_hand": 3})
+    fired = put(ctx, game, CONTINUE, review.due_at, review.payload, fired_at=now)
+
+    sent, answer = store_known(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert [s.split()[0] for s in sent] == ["UPDATE", "DELETE", "INSERT"], sent
+    assert answer == {}
+    assert [(r.id, r.fired_at) for r in rows(ctx, game)] == [(fired, now)]
+
+
 def test_a_known_reminder_is_read_not_trusted(ctx: ServiceContext, game: int) -> None:
     """A reminder's firing writes the player's next one without moving the version:
     what is known of a reminder may be old, so the rows are read."""
@@ -496,3 +582,62 @@ def test_on_the_pipeline_a_kind_fired_at_that_time_is_not_written_and_counted_pe
     assert answer == {CONTINUE: later}
     new = pending(ctx, game)
     assert set(new) == {CONTINUE} and new[CONTINUE].due_at == later.due_at
+
+
+def test_on_the_pipeline_a_hands_end_makes_the_turns_row_the_reviews_unanswered(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    turn = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    turn_id = put(ctx, game, TURN, turn.due_at, turn.payload)
+    review = Wanted(now + timedelta(seconds=60), {"after_hand": 3})
+
+    queued, answer = store_queued(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert queued and answer == {CONTINUE: review}
+    [row] = rows(ctx, game)
+    assert (row.id, row.kind, row.due_at, row.payload, row.created_at, row.fired_at) == (
+        turn_id,
+        CONTINUE,
+        review.due_at,
+        review.payload,
+        now,
+        None,
+    )
+
+
+def test_on_the_pipeline_a_row_to_change_kind_fired_meanwhile_is_followed_by_a_new_one(
+    ctx: ServiceContext, game: int
+) -> None:
+    now = ctx.now()
+    turn = Wanted(now - timedelta(seconds=1), {"hand": 3, "seat": 1})
+    fired = put(ctx, game, TURN, turn.due_at, turn.payload, fired_at=now)
+    review = Wanted(now + timedelta(seconds=60), {"after_hand": 3})
+
+    queued, answer = store_queued(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert queued and answer == {CONTINUE: review}
+    by_id = {r.id: r for r in rows(ctx, game)}
+    assert (by_id[fired].kind, by_id[fired].fired_at) == (TURN, now)
+    new = pending(ctx, game)
+    assert set(new) == {CONTINUE} and new[CONTINUE].id != fired
+    assert (new[CONTINUE].due_at, new[CONTINUE].payload) == (review.due_at, review.payload)
+
+
+def test_on_the_pipeline_a_row_is_not_made_a_kind_fired_at_that_time(
+    ctx: ServiceContext, game: int
+) -> None:
+    """Nothing answers: the new kind is counted pending (as a kept table's check
+    allows), the old kind's row deleted, and nothing written of the new."""
+    now = ctx.now()
+    turn = Wanted(now + timedelta(seconds=30), {"hand": 3, "seat": 1})
+    put(ctx, game, TURN, turn.due_at, turn.payload)
+    review = Wanted(now - timedelta(seconds=3), {"after_hand": 3})
+    fired = put(ctx, game, CONTINUE, review.due_at, review.payload, fired_at=now)
+
+    queued, answer = store_queued(ctx, game, {CONTINUE: review}, {TURN: turn})
+
+    assert queued and answer == {CONTINUE: review}
+    assert [(r.id, r.fired_at) for r in rows(ctx, game)] == [(fired, now)]
+    with ctx.transaction() as session:
+        kept_tables._check_deadlines(session, game, answer)

@@ -11,6 +11,7 @@ import json
 import math
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,18 +30,22 @@ from cardroom.table import (
     table_from_dict,
     table_to_dict,
 )
+from cardroom.table.codec import table_json
 from tests.table import codec_before as before
 from tests.table.codec_before import same
 from tests.table.kit import Ledger
 from tests.table.rules_check import PositionChecker
 from tests.table.test_properties import BUY_IN, Run, command
 
+# A hand's memos of its plain data and its JSON text (``to_dict``, ``json_dict``).
+MEMOS = ("_plain", "_json")
+
 
 def same_hand(new: Hand, old: Hand) -> None:
     """Two hands read from the same data hold the same values (the new one's own
     memos of its plain data aside)."""
-    mine = {k: v for k, v in vars(new).items() if not k.startswith("_plain")}
-    theirs = {k: v for k, v in vars(old).items() if not k.startswith("_plain")}
+    mine = {k: v for k, v in vars(new).items() if not k.startswith(MEMOS)}
+    theirs = {k: v for k, v in vars(old).items() if not k.startswith(MEMOS)}
     assert sorted(mine) == sorted(theirs)
     for key in mine:
         if key in ("rules", "setup"):
@@ -79,6 +84,7 @@ class Checked(Run):
 
     step_count: int = 0
     snapshots: list[tuple[dict[str, Any], str]]
+    saved: list[tuple[orjson.Fragment | dict[str, Any], str]]
 
     def check(self) -> None:
         assert self.ledger.total() + self.table.money_held() == self.granted
@@ -87,6 +93,13 @@ class Checked(Run):
         same(data, before.table_to_dict(table), "state")
         text = json_text.dumps(data)
         assert text == json_text.dumps(before.table_to_dict(table))
+        # the save's JSON text, the same bytes, and a snapshot too
+        saved = table_json(table)
+        assert isinstance(saved, orjson.Fragment)
+        assert json_text.dumps(saved) == text
+        self.saved.append((saved, text))
+        for old_saved, old_text in self.saved[-5:]:
+            assert json_text.dumps(old_saved) == old_text
         if table.hand is not None:
             same(table.hand.to_dict(), before.hand_to_dict(table.hand), "hand")
         # written once, a state stays as written while the table plays on
@@ -107,7 +120,7 @@ def run_checked(config: TableConfig, commands: list[tuple[str, int, Any]]) -> Ch
     ledger = Ledger({p: 3 * BUY_IN for p in range(1, 8)})
     table = Table.create(config)
     run = Checked(table, ledger, PositionChecker(config.button_rule, config.seat_count))
-    run.snapshots = []
+    run.snapshots, run.saved = [], []
     run.granted = ledger.total()
     for p in range(1, min(4, config.seat_count) + 1):
         run.apply(table.sit(p, 0.0, balance=ledger.balances[p]))
@@ -154,7 +167,7 @@ def test_tournaments_write_and_read_as_before(rules: str) -> None:
     ledger = Ledger({p: BUY_IN for p in range(1, 10)})
     table = Table.create(config)
     run = Checked(table, ledger, PositionChecker(config.button_rule, config.seat_count))
-    run.snapshots = []
+    run.snapshots, run.saved = [], []
     run.granted = ledger.total()
     for p in range(1, 10):
         run.apply(table.sit(p, 0.0, balance=BUY_IN))
@@ -186,6 +199,39 @@ def test_a_hand_kept_in_memory_writes_each_step_as_before() -> None:
     # a log replaced (no code does) is converted afresh
     hand.events = hand.events[:3]
     same(hand.to_dict(), before.hand_to_dict(hand), "replaced log")
+    assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+
+
+def test_a_hand_kept_in_memory_writes_the_same_json_text_each_step() -> None:
+    """``Hand.json_dict`` (the save's way): each step's text is ``to_dict``'s, the
+    events logged since the last write joined to the text of those before."""
+    from tests.handkit import act, deal
+
+    hand = deal([1000, 1000, 1000], rules="legacy")
+    assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+    for move in ["c", "c", "x", "b100", "c", "f", "x", "x", "b100", "r300", "c", "x", "x"]:
+        if hand.is_over:
+            break
+        act(hand, move)
+        assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict()), move
+        assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict()), move  # again
+    hand.events = []  # a log replaced, emptied: written afresh
+    assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+    hand.deck = hand.deck[::-1]  # another deck (no code does): written afresh
+    assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+
+
+def test_a_state_orjson_refuses_is_saved_as_its_data() -> None:
+    """A whole number past 64 bits (no table holds one in play) leaves the save its
+    data, which the column writes through the standard library as before."""
+    config = TableConfig.create("cash", "house", buy_in=BUY_IN, seat_count=2)
+    table = Table.create(config)
+    table.sit(1, 0.0, balance=10 * BUY_IN)
+    table.prize_pool = 2**70
+    saved = table_json(table)
+    assert not isinstance(saved, orjson.Fragment)
+    assert saved == table_to_dict(table)
+    assert json_text.dumps(saved) == json.dumps(table_to_dict(table))
 
 
 # --------------------------------------------------------------------- the rules
