@@ -32,7 +32,6 @@ False
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -163,25 +162,6 @@ _LEAF_HEADS = tuple(
 )
 
 
-def _short_sha256() -> Callable[[bytes], Any]:
-    """SHA-256 for the deal's 103 short inputs: CPython's own (``_sha2``, before 3.12
-    ``_sha256``), which hashlib falls back on without OpenSSL. The same digests (the
-    deal's root is held to ``commit``'s, which hashes through hashlib), at about
-    three quarters of the instructions of OpenSSL's, whose context set up for each
-    hash outweighs hashing 36 or 65 bytes. hashlib's own if neither is there."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            found: Callable[[bytes], Any] = importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            continue
-        if found(b"abc").digest() == hashlib.sha256(b"abc").digest():
-            return found
-    return hashlib.sha256
-
-
-_SHORT_SHA256 = _short_sha256()
-
-
 def deck_root(deck: Iterable[int], salts: Sequence[bytes]) -> bytes:
     """``commit``'s root alone, for the deal, which publishes the root and stores the
     salts (the tree is rebuilt from them to reveal): the same checks and hashes
@@ -195,8 +175,8 @@ def deck_root(deck: Iterable[int], salts: Sequence[bytes]) -> bytes:
     for salt in salts:
         if len(salt) != SALT_BYTES:
             raise FairnessError(f"A salt is {SALT_BYTES} bytes, not {len(salt)}.")
-    sha256 = _SHORT_SHA256
-    hashes: list[bytes] = [
+    sha256 = hashlib.sha256
+    hashes = [
         sha256(head[card] + salt).digest()
         for head, card, salt in zip(_LEAF_HEADS, cards, salts, strict=True)
     ]
