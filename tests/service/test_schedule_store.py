@@ -584,6 +584,7 @@ def test_on_the_pipeline_a_kind_fired_at_that_time_is_not_written_and_counted_pe
     assert set(new) == {CONTINUE} and new[CONTINUE].due_at == later.due_at
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_hands_end_makes_the_turns_row_the_reviews_unanswered(
     ctx: ServiceContext, game: int
 ) -> None:
@@ -606,6 +607,7 @@ def test_on_the_pipeline_a_hands_end_makes_the_turns_row_the_reviews_unanswered(
     )
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_row_to_change_kind_fired_meanwhile_is_followed_by_a_new_one(
     ctx: ServiceContext, game: int
 ) -> None:
@@ -624,6 +626,7 @@ def test_on_the_pipeline_a_row_to_change_kind_fired_meanwhile_is_followed_by_a_n
     assert (new[CONTINUE].due_at, new[CONTINUE].payload) == (review.due_at, review.payload)
 
 
+@pytest.mark.postgresql_only
 def test_on_the_pipeline_a_row_is_not_made_a_kind_fired_at_that_time(
     ctx: ServiceContext, game: int
 ) -> None:
