@@ -180,20 +180,7 @@ class Prepared:
         if engine_way_owed(connection):
             return _rows_through_engine(connection, compiled.compiled, params)
         bound = compiled.bind(params)
-        cursor = _cursor(connection, held)
-        try:
-            connection.dialect.do_execute(cursor, compiled.sql, bound, None)
-            fetched = cursor.fetchall()
-            results = compiled.results
-            if results is None:
-                results = compiled.results = _result_processors(compiled, cursor.description)
-        except BaseException as error:
-            _forget(cursor, held)
-            connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
-        finally:
-            if held is None:
-                cursor.close()
-        return _converted(fetched, results)
+        return _answer(connection, held, compiled, bound, behind=False)
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -214,24 +201,7 @@ class Prepared:
         if not pipelined.installed(connection):
             return self.rows(where, params)
         compiled = self._compiled(connection.dialect)
-        bound = compiled.bind(params)
-        # The transaction's cursor, as ``rows`` sends on: its answer is read before
-        # anything else is sent on it.
-        cursor = _cursor(connection, held)
-        try:
-            pipelined.send(connection, compiled.sql, bound, cursor=cursor)
-            pipelined.close(connection.connection.dbapi_connection)
-            fetched = cursor.fetchall()  # answered: the pipeline's close waited for it
-            results = compiled.results
-            if results is None:
-                results = compiled.results = _result_processors(compiled, cursor.description)
-        except BaseException as error:
-            _forget(cursor, held)
-            connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
-        finally:
-            if held is None:
-                cursor.close()
-        return _converted(fetched, results)
+        return _answer(connection, held, compiled, compiled.bind(params), behind=True)
 
     def first_behind(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -239,6 +209,37 @@ class Prepared:
         """``first``, through ``rows_behind``."""
         found = self.rows_behind(where, params)
         return found[0] if found else None
+
+
+def _answer(
+    connection: Connection,
+    held: _Held | None,
+    compiled: _Compiled,
+    bound: Any,
+    *,
+    behind: bool,
+) -> Sequence[tuple[Any, ...]]:
+    """Send the statement on the transaction's cursor and read its rows: at once, or
+    (``behind``) on the pipeline behind the queued writes, answered by the sync that
+    closes it. Its answer is read before anything else is sent on the cursor."""
+    cursor = _cursor(connection, held)
+    try:
+        if behind:
+            pipelined.send(connection, compiled.sql, bound, cursor=cursor)
+            pipelined.close(connection.connection.dbapi_connection)
+        else:
+            connection.dialect.do_execute(cursor, compiled.sql, bound, None)
+        fetched = cursor.fetchall()
+        results = compiled.results
+        if results is None:
+            results = compiled.results = _result_processors(compiled, cursor.description)
+    except BaseException as error:
+        _forget(cursor, held)
+        connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
+    finally:
+        if held is None:
+            cursor.close()
+    return _converted(fetched, results)
 
 
 def _converted(

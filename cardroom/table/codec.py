@@ -23,9 +23,35 @@ def table_to_dict(table: Table) -> dict[str, Any]:
     it. Its hand's part shares with the hand's other snapshots what never changes
     (``Hand.to_dict``: the setup, each event's dict): read it or encode it, never
     change it."""
+    hand = table.hand
+    return _fields(table, table.config.to_dict(), None if hand is None else hand.to_dict())
+
+
+def table_json(table: Table) -> dict[str, Any] | orjson.Fragment:
+    """The table as the database's JSON column stores it, for a save: its JSON text
+    (``Fragment``, which the column's orjson writes as it is), the same bytes as
+    ``table_to_dict``'s data written by the column (``cardroom.store.json_text``), but
+    written with the parts that did not change since the last save written once: the
+    table's config (``_config_json``) and the hand's rules, setup, deck and events
+    (``Hand.json_dict``). If orjson refuses a part (a whole number past 64 bits, a
+    key that is not a string), ``table_to_dict``'s data, for the column to write as it
+    always has."""
+    hand = table.hand
+    try:
+        fields = _fields(
+            table, _config_json(table.config), None if hand is None else hand.json_dict()
+        )
+        return orjson.Fragment(orjson.dumps(fields, option=JSON_OPTIONS))
+    except orjson.JSONEncodeError:
+        return table_to_dict(table)
+
+
+def _fields(table: Table, config: object, hand: object) -> dict[str, Any]:
+    """The table's fields in the stored order, with its config's and its hand's part
+    as the caller made them (plain data, or text written before)."""
     return {
         "version": FORMAT_VERSION,
-        "config": table.config.to_dict(),
+        "config": config,
         "status": table.status.value,
         "seats": [table.seats[n].to_dict() for n in sorted(table.seats)],
         "first_button": table.first_button,
@@ -37,7 +63,7 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "clock": table.clock.to_dict(),
         "short_of_players": table.short_of_players,
         "held": table.held,
-        "hand": None if table.hand is None else table.hand.to_dict(),
+        "hand": hand,
         "hand_players": [[seat, player] for seat, player in sorted(table.hand_players.items())],
         "settled": sorted(table.settled),
         "cash_outs": [[p, r.to_dict()] for p, r in sorted(table.cash_outs.items())],
@@ -48,53 +74,6 @@ def table_to_dict(table: Table) -> dict[str, Any]:
         "hand_ended_at": table.hand_ended_at,
         "continued": sorted(table.continued),
     }
-
-
-def table_json(table: Table) -> dict[str, Any] | orjson.Fragment:
-    """The table as the database's JSON column stores it, for a save: its JSON text
-    (``Fragment``, which the column's orjson writes as it is), the same bytes as
-    ``table_to_dict``'s data written by the column (``cardroom.store.json_text``), but
-    written without a snapshot's copies and with the parts that did not change since
-    the last save written once: the table's config (``_config_json``) and the hand's
-    rules, setup, deck and events (``Hand.json_dict``). If orjson refuses a part (a
-    whole number past 64 bits, a key that is not a string), ``table_to_dict``'s data,
-    for the column to write as it always has."""
-    hand = table.hand
-    try:
-        return orjson.Fragment(
-            orjson.dumps(
-                {
-                    "version": FORMAT_VERSION,
-                    "config": _config_json(table.config),
-                    "status": table.status.value,
-                    "seats": [table.seats[n].to_dict() for n in sorted(table.seats)],
-                    "first_button": table.first_button,
-                    "positions": None if table.positions is None else table.positions.to_dict(),
-                    "hands_dealt": table.hands_dealt,
-                    "level": table.level,
-                    "small_blind": table.small_blind,
-                    "big_blind": table.big_blind,
-                    "clock": table.clock.to_dict(),
-                    "short_of_players": table.short_of_players,
-                    "held": table.held,
-                    "hand": None if hand is None else hand.json_dict(),
-                    "hand_players": [
-                        [seat, player] for seat, player in sorted(table.hand_players.items())
-                    ],
-                    "settled": sorted(table.settled),
-                    "cash_outs": [[p, r.to_dict()] for p, r in sorted(table.cash_outs.items())],
-                    "entrants": table.entrants,
-                    "prize_pool": table.prize_pool,
-                    "finishes": table.finishes,
-                    "turn_started_at": table.turn_started_at,
-                    "hand_ended_at": table.hand_ended_at,
-                    "continued": sorted(table.continued),
-                },
-                option=JSON_OPTIONS,
-            )
-        )
-    except orjson.JSONEncodeError:
-        return table_to_dict(table)
 
 
 # Each config's JSON text, by the config's identity (the config itself kept with it,
