@@ -59,6 +59,7 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
     """``WebSocketsSansIOProtocol`` whose data frames go out once a step."""
 
     _write_soon = False  # a write of the gathered frames is asked of the loop
+    _app_closed = False  # the app sent ``websocket.close``
 
     def __init__(
         self,
@@ -82,7 +83,9 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
             self.write_gathered()
 
     async def send(self, message: ASGISendEvent) -> None:
-        if message["type"] == "websocket.send":
+        if message["type"] == "websocket.close":
+            self._app_closed = True
+        elif message["type"] == "websocket.send":
             text = message.get("text")
             data = message.get("bytes")
             if data is None and text is not None and self.send_text_now(text):
@@ -99,7 +102,18 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
                     raise ClientDisconnected() from None
                 self._write_in_a_moment()
                 return
+            if self._closed_by_the_protocol():
+                raise ClientDisconnected()
         await super().send(message)
+
+    def _closed_by_the_protocol(self) -> bool:
+        """The connection is closing, and not by the app's ``websocket.close``: the
+        protocol closed it itself (a frame over ``ws_max_size`` or a malformed one,
+        ``handle_parser_exception``; a keepalive ping unanswered) before it is lost.
+        uvicorn answers a send then with a ``RuntimeError``, as if the app had closed
+        it; for the app the client is gone, as it is told once the connection is lost
+        (``ClientDisconnected``)."""
+        return self.close_sent and not self._app_closed and self.handshake_complete
 
     def send_text_now(self, text: str) -> bool:
         """``send({"type": "websocket.send", "text": text})`` without awaiting, for a

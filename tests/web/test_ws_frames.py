@@ -70,7 +70,12 @@ class Connected:
     client's handshake done; ``frames()``: what the client reads after it."""
 
     def __init__(
-        self, kind: type[WebSocketsSansIOProtocol], script: Script, *, deflate: bool = False
+        self,
+        kind: type[WebSocketsSansIOProtocol],
+        script: Script,
+        *,
+        deflate: bool = False,
+        max_size: int = 16 * 1024 * 1024,
     ) -> None:
         self.accepted = asyncio.Event()
         self.finished = asyncio.Event()
@@ -88,7 +93,11 @@ class Connected:
                 self.finished.set()
 
         config = uvicorn.Config(
-            app, ws_per_message_deflate=deflate, lifespan="off", proxy_headers=False
+            app,
+            ws_per_message_deflate=deflate,
+            ws_max_size=max_size,
+            lifespan="off",
+            proxy_headers=False,
         )
         config.load()
         self.protocol = kind(config, ServerState(), {}, _loop=asyncio.get_running_loop())
@@ -249,6 +258,36 @@ def test_a_send_after_the_client_closed_is_refused_as_uvicorn_refuses_it() -> No
 
     assert _run(lambda: scenario(GatheredFramesProtocol)) == "ClientDisconnected"
     assert _run(lambda: scenario(WebSocketsSansIOProtocol)) == "ClientDisconnected"
+
+
+def test_a_send_after_the_protocol_closed_on_an_oversize_frame_is_a_client_gone() -> None:
+    """A client's frame over ``ws_max_size`` makes the protocol close the connection
+    (1009) before it is lost; a send in between is the client gone
+    (``ClientDisconnected``, which the app's sockets take as a leaving), where
+    uvicorn's own protocol raises a ``RuntimeError`` as if the app had closed."""
+
+    async def scenario(kind: type[WebSocketsSansIOProtocol]) -> tuple[str, str]:
+        oversized = asyncio.Event()
+
+        async def script(send: Send) -> None:
+            await oversized.wait()
+            await send({"type": "websocket.send", "text": TEXTS[0]})
+
+        connected = Connected(kind, script, max_size=1024)
+        await connected.accepted.wait()
+        connected.client.receive_data(connected.transport.writes[0])  # the handshake's answer
+        connected.client.events_received()
+        connected.client.send_text(b"y" * 1025)
+        connected.protocol.data_received(b"".join(connected.client.data_to_send()))
+        connected.transport.closing = False  # the close is out; the socket not yet lost
+        oversized.set()
+        await connected.run()
+        connected.client.receive_data(b"".join(connected.frame_writes()))
+        close = [e for e in connected.client.events_received() if isinstance(e, Frame)][-1]
+        return type(connected.failure).__name__, str(Close.parse(close.data).code)
+
+    assert _run(lambda: scenario(GatheredFramesProtocol)) == ("ClientDisconnected", "1009")
+    assert _run(lambda: scenario(WebSocketsSansIOProtocol)) == ("RuntimeError", "1009")
 
 
 def test_a_send_waits_while_the_transport_is_full_as_uvicorn_waits() -> None:
