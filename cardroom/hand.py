@@ -73,6 +73,14 @@ class Street(IntEnum):
 # (``cardroom.store.json_text``), dates and dataclasses refused, not written as text.
 JSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
+
+def kept_json(value: Any) -> bytes:
+    """``orjson.dumps(value)`` (``JSON_OPTIONS``) in a bytes object of its own size,
+    for a text kept as long as its table: what orjson returns holds on to its
+    writing buffer, 4 KB or more for a text of any length (traced), which for a
+    table's kept texts was a third of its memory."""
+    return memoryview(orjson.dumps(value, option=JSON_OPTIONS)).tobytes()
+
 STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
 _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
 
@@ -964,9 +972,9 @@ class Hand:
                 self.rules,
                 self.setup,
                 self.deck,
-                orjson.Fragment(orjson.dumps(self.rules.to_dict(), option=JSON_OPTIONS)),
-                orjson.Fragment(orjson.dumps(self.plain_setup(), option=JSON_OPTIONS)),
-                orjson.Fragment(orjson.dumps(self.deck, option=JSON_OPTIONS)),
+                orjson.Fragment(kept_json(self.rules.to_dict())),
+                orjson.Fragment(kept_json(self.plain_setup())),
+                orjson.Fragment(kept_json(self.deck)),
             )
         return {
             "seats": self.seats,
@@ -1009,10 +1017,13 @@ class Hand:
             done, text = made[1], made[2]
             if done == len(plain):
                 return text
-            added = orjson.dumps(plain[done:], option=JSON_OPTIONS)
-            text = added if done == 0 else text[:-1] + b"," + added[1:]
+            if done == 0:
+                text = kept_json(plain)
+            else:  # the joined text is a new bytes object of its own size
+                added = orjson.dumps(plain[done:], option=JSON_OPTIONS)
+                text = text[:-1] + b"," + added[1:]
         else:
-            text = orjson.dumps(plain, option=JSON_OPTIONS)
+            text = kept_json(plain)
         self._json_events = (events, len(plain), text)
         return text
 

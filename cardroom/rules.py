@@ -127,7 +127,7 @@ class Rules:
         if key is not None and rules._made()[0] == data:
             if len(_READ) >= _READ_MAX:
                 _READ.clear()  # one step, safe beside another thread reading
-            _READ[key] = rules
+            _READ[memoryview(key).tobytes()] = rules  # orjson's own keeps 4 KB (kept_json)
         return rules
 
     @classmethod

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from cardroom.hand import JSON_OPTIONS, Hand
+from cardroom.hand import JSON_OPTIONS, Hand, kept_json
 from cardroom.table.blinds import BlindClock
 from cardroom.table.button import Positions
 from cardroom.table.cash import CashOutRecord
@@ -88,7 +88,7 @@ def _config_json(config: TableConfig) -> orjson.Fragment:
     found = _CONFIG_JSON.get(id(config))
     if found is not None and found[0] is config:
         return found[1]
-    text = orjson.Fragment(orjson.dumps(config.to_dict(), option=JSON_OPTIONS))
+    text = orjson.Fragment(kept_json(config.to_dict()))
     if len(_CONFIG_JSON) >= _CONFIG_JSON_MAX:
         _CONFIG_JSON.clear()  # one step, safe beside another thread reading
     _CONFIG_JSON[id(config)] = (config, text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import tracemalloc
 from typing import Any
 
 import orjson
@@ -36,6 +37,9 @@ from tests.table.codec_before import same
 from tests.table.kit import Ledger
 from tests.table.rules_check import PositionChecker
 from tests.table.test_properties import BUY_IN, Run, command
+
+# The parts of a hand's state ``json_dict`` keeps as text.
+PARTS = ("rules", "setup", "deck", "events")
 
 # A hand's memos of its plain data and its JSON text (``to_dict``, ``json_dict``).
 MEMOS = ("_plain", "_json")
@@ -219,6 +223,28 @@ def test_a_hand_kept_in_memory_writes_the_same_json_text_each_step() -> None:
     assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
     hand.deck = hand.deck[::-1]  # another deck (no code does): written afresh
     assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+
+
+def test_the_texts_a_kept_hand_holds_take_their_own_size() -> None:
+    """What ``json_dict`` keeps for the next save (the rules', setup's, deck's and
+    events' texts) is traced at about its length, not at orjson's writing buffer of
+    4 KB or more a text: a hand is kept for as long as its table is played."""
+    from tests.handkit import act, deal
+
+    hands = [deal([1000, 1000, 1000], rules="legacy") for _ in range(20)]
+    for hand in hands:
+        act(hand, "c")
+        hand.to_dict()  # its plain data made and kept first: the texts alone are traced
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for hand in hands:
+            hand.json_dict()
+        kept = (tracemalloc.get_traced_memory()[0] - before) / len(hands)
+    finally:
+        tracemalloc.stop()
+    length = sum(len(orjson.dumps(hand.to_dict()[part])) for part in PARTS for hand in hands)
+    assert kept < 1.5 * length / len(hands) + 512, (kept, length / len(hands))
 
 
 def test_a_state_orjson_refuses_is_saved_as_its_data() -> None:
