@@ -81,6 +81,7 @@ def kept_json(value: Any) -> bytes:
     table's kept texts was a third of its memory."""
     return memoryview(orjson.dumps(value, option=JSON_OPTIONS)).tobytes()
 
+
 STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
 _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
 
