@@ -44,7 +44,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from cardroom.service import accounts, invites
-from cardroom.service.change_views import Sealed
+from cardroom.service.change_views import ChangeViews, Sealed
 from cardroom.service.errors import (
     AccountSuspended,
     AuthenticationFailed,
@@ -54,7 +54,7 @@ from cardroom.service.errors import (
 )
 from cardroom.service.game_details import game_detail
 from cardroom.service.game_records import GameDetail
-from cardroom.service.game_views import update_for
+from cardroom.service.game_views import ViewerUpdate, update_for
 from cardroom.service.users import UserInfo
 from cardroom.store.models import GameStatus
 from cardroom.web import socket_commands
@@ -441,21 +441,44 @@ class GameFeed(Connection):
                 update = await asyncio.to_thread(
                     update_for, self.live.ctx, self.game_id, self.viewer_id, start
                 )
-            detail = update.detail
-            if after is None and not update.events and detail.summary.version <= self.sent_version:
+            if after is None and self._nothing_new(update):
                 return
-            await self._still_may_watch(detail)
-            if update.events or after is not None:
-                version = update.events[-1].version if update.events else detail.summary.version
-                events = events_text(version, update.events, views)
-                if not self._send_now(events):
-                    await self.send(events)
-            snapshot = snapshot_text(detail, views)
+            await self._still_may_watch(update.detail)
+            events = self._events_frame(update, views, after)
+            if events is not None and not self._send_now(events):
+                await self.send(events)
+            snapshot = snapshot_text(update.detail, views)
             if not self._send_now(snapshot):
                 await self.send(snapshot)
-            self.seat_seen(detail.viewer_seat)
-            self.sent_seq = max(self.sent_seq, detail.last_seq)
-            self.sent_version = max(self.sent_version, detail.summary.version)
+            self._caught_up(update.detail)
+
+    # ``catch_up`` and ``_catch_up_now`` decide with these: the same frames either way.
+
+    def _nothing_new(self, update: ViewerUpdate) -> bool:
+        """A wake's update holds no event and no version this socket was not sent."""
+        return not update.events and update.detail.summary.version <= self.sent_version
+
+    @staticmethod
+    def _events_frame(
+        update: ViewerUpdate, views: ChangeViews | None, after: int | None
+    ) -> str | None:
+        """The ``events`` frame of a catch-up: None on a wake with no event (a resync,
+        ``after`` given, is always sent one, if empty)."""
+        if not update.events and after is None:
+            return None
+        version = update.events[-1].version if update.events else update.detail.summary.version
+        return events_text(version, update.events, views)
+
+    def _caught_up(self, detail: GameDetail) -> None:
+        """Sent ``detail``'s snapshot (and the events before it)."""
+        self.seat_seen(detail.viewer_seat)
+        self.sent_seq = max(self.sent_seq, detail.last_seq)
+        self.sent_version = max(self.sent_version, detail.summary.version)
+
+    def _watch_unproved(self, detail: GameDetail) -> bool:
+        """A viewer without a seat, the table's status moved on since they were last
+        let watch: ask again (``_still_may_watch``)."""
+        return detail.viewer_seat is None and detail.summary.status is not self._watch_proved
 
     def _catch_up_now(self) -> bool:
         """``catch_up()``'s usual course after a change, without its coroutines (the
@@ -475,28 +498,24 @@ class GameFeed(Connection):
             update = views.update(self.viewer_id, start, self.live.ctx.now())
         except Sealed:
             return False
-        detail = update.detail
-        if detail.viewer_seat is None and detail.summary.status is not self._watch_proved:
-            return False  # ask again whether they may watch (``_still_may_watch``)
+        if self._watch_unproved(update.detail):
+            return False  # the pump asks again whether they may watch
         self._behind = False
         try:
-            if update.events:
-                events = events_text(update.events[-1].version, update.events, views)
-                if not self._send_now(events):
-                    self._behind = True
-                    return False
-            elif detail.summary.version <= self.sent_version:
-                return True  # nothing new
-            snapshot = snapshot_text(detail, views)
+            if self._nothing_new(update):
+                return True
+            events = self._events_frame(update, views, None)
+            if events is not None and not self._send_now(events):
+                self._behind = True
+                return False
+            snapshot = snapshot_text(update.detail, views)
             if not self._send_now(snapshot):
                 # Not after the events went (the protocol took them, and nothing that
                 # makes it refuse happens in between); should it all the same, the
                 # snapshot goes first thing from the pump.
                 self._unsent = snapshot
                 self._start_pump()
-            self.seat_seen(detail.viewer_seat)
-            self.sent_seq = max(self.sent_seq, detail.last_seq)
-            self.sent_version = max(self.sent_version, detail.summary.version)
+            self._caught_up(update.detail)
         except Exception:
             # As the pump's catch-up: the next change (or a resync) tries again.
             log.exception("could not bring a watcher of game %s up to date", self.game_id)
@@ -508,9 +527,9 @@ class GameFeed(Connection):
         socket opened while the table waited for players must not go on watching it
         (``invites.may_watch``). Refused: the sentence, then 4403, and the socket
         reads no more. One read per status change, for spectators only."""
-        status = detail.summary.status
-        if detail.viewer_seat is not None or status is self._watch_proved:
+        if not self._watch_unproved(detail):
             return
+        status = detail.summary.status
         try:
             await asyncio.to_thread(
                 invites.check_may_see_game, self.live.ctx, self.game_id, self.viewer_id
