@@ -48,6 +48,7 @@ from sqlalchemy.orm import Session
 from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
+from cardroom.hand import Hand
 from cardroom.rules import Format
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
@@ -103,7 +104,7 @@ from cardroom.table import (
     TableStatus,
     table_from_dict,
 )
-from cardroom.table.codec import table_json
+from cardroom.table.codec import hand_json, table_json
 from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_event_to_dict
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,20 @@ def _write_events(session: Session, rows: Sequence[tuple[Any, ...]]) -> None:
         for keys, row in zip(_EVENT_KEYS, chunk, strict=False):
             params.update(zip(keys, row, strict=True))
         _insert_events(len(chunk)).write(session, params)
+
+
+def _final_state(hand: Hand, row: HandRecord | RunningHand) -> dict[str, Any]:
+    """What a finished hand's row keeps (``hands.final_state``): ``Hand.to_dict``'s
+    data. Written by one UPDATE (a ``RunningHand``), as its JSON text from the texts
+    the hand keeps for the save (``codec.hand_json``): the same bytes, without a
+    copy of the hand's lists and events and their writing, about 60k instructions a
+    hand. A ``HandRecord`` is the unit of work's object, whose attribute may be read
+    back in the transaction: it gets the data."""
+    if isinstance(row, HandRecord):
+        return hand.to_dict()
+    # The column's serializer writes a ``Fragment`` as it is (``store.json_text``);
+    # ``finish_hand`` only passes it to the UPDATE.
+    return cast(dict[str, Any], hand_json(hand))
 
 
 @dataclass
@@ -419,7 +434,7 @@ class GameTx:
                 self.records.append(_Record(DECK_COMMITTED, payload, row))
         finished = any(isinstance(e, HandFinished) for e in events)
         if row is not None and hand is not None and hand.is_over and finished:
-            finish_hand(self.session, row, self.now, hand.to_dict())
+            finish_hand(self.session, row, self.now, _final_state(hand, row))
         if ordered:
             self.changed = True
         return events
