@@ -28,15 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from weakref import WeakSet
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
 from cardroom.store.engine_way import engine_way_owed
 
-_INSTALLED: WeakSet[Dialect] = WeakSet()
+# Set on a dialect ``install`` hooked: read on every write, where a weak set's
+# ``in`` made a weak reference each time.
+_HOOKED = "_cardroom_pipelined"
 
 
 @dataclass
@@ -56,7 +56,7 @@ def installed(connection: Connection) -> bool:
     """Whether a write on ``connection`` may be pipelined now: its dialect has the
     hooks, and nothing owes it the engine's own way (``engine_way_owed``: a listener
     waiting for each statement, echo, execution options, no transaction under way)."""
-    return connection.dialect in _INSTALLED and not engine_way_owed(connection)
+    return getattr(connection.dialect, _HOOKED, False) and not engine_way_owed(connection)
 
 
 def send(
@@ -177,7 +177,7 @@ def install(engine: Engine) -> Engine:
     dialect.do_savepoint = do_savepoint  # type: ignore[method-assign]
     dialect.do_release_savepoint = do_release_savepoint  # type: ignore[method-assign]
     dialect.do_rollback_to_savepoint = do_rollback_to_savepoint  # type: ignore[method-assign]
-    _INSTALLED.add(dialect)
+    setattr(dialect, _HOOKED, True)
     return engine
 
 
