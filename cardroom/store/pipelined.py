@@ -45,6 +45,11 @@ class _Open:
 
     pipeline: Any  # psycopg.Pipeline
     checks: list[tuple[Any, int, str]] = field(default_factory=list)
+    # The cursor the writes whose answer nobody reads share (None until the first):
+    # a psycopg cursor costs 2-3 us to make, and a command queues five or so writes.
+    # Each answer it receives replaces the one before, read by nobody; an error is
+    # raised by the pipeline whichever cursor sent the statement.
+    writes: Any = None
 
 
 # Where a psycopg connection holds its open pipeline (one thread uses a connection
@@ -71,8 +76,9 @@ def send(
     """Queue ``sql`` on the connection's pipeline (opened if need be): ``params``
     one set of values, or a list of them (``many``). ``rows``: how many rows it must
     touch, checked when the pipeline closes. ``cursor``: the driver's cursor to send
-    it on (a new one if None). Returns that cursor, which holds the statement's
-    answer once the pipeline has closed."""
+    it on (if None: a new one for a write whose rows are checked, else the one the
+    pipeline's unchecked writes share). Returns that cursor, which holds the
+    statement's answer once the pipeline has closed (a shared one: its last's)."""
     dbapi = _dbapi(connection)
     open_: _Open | None = getattr(dbapi, _OPEN, None)
     if open_ is None:
@@ -81,7 +87,12 @@ def send(
         open_ = _Open(pipeline)
         setattr(dbapi, _OPEN, open_)
     if cursor is None:
-        cursor = dbapi.cursor()
+        if rows is None:
+            if open_.writes is None:
+                open_.writes = dbapi.cursor()
+            cursor = open_.writes
+        else:
+            cursor = dbapi.cursor()  # its own: its row count is checked
     try:
         if many:
             cursor.executemany(sql, params)
