@@ -16,6 +16,15 @@ the figure has uvicorn's reading and framing and the writes too.
 
     $ .venv/bin/python benchmarks/socket_loop.py --rounds 300
     $ .venv/bin/python benchmarks/socket_loop.py --rounds 300 --server gathered
+
+The loop's CPU time moves with the machine's load; its instructions do not. Under
+callgrind (``benchmarks/instructions.py``'s ``Marks``: the measured rounds only), one
+file a thread, the main thread's (``-01``, the event loop) over ``commands`` is the
+loop's instructions per command (``benchmarks/loop_instructions.sh`` does it all):
+
+    $ valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no \\
+        --separate-threads=yes --callgrind-out-file=/tmp/loop.cg \\
+        .venv/bin/python benchmarks/socket_loop.py --rounds 30 --server gathered
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 from command_path import TABLES  # noqa: E402
+from instructions import Marks  # noqa: E402
 from real_sockets import Drained, Sockets, add_server_argument  # noqa: E402
 from starlette.websockets import WebSocket  # noqa: E402
 
@@ -249,6 +259,7 @@ async def _run(
     gc.callbacks.append(collected.hear)
     cpu = 0.0
     commands = 0
+    marks = Marks()  # under callgrind: count the measured rounds only
     for round_no in range(rounds + 1):
         messages = [
             (game, user, text)
@@ -256,6 +267,8 @@ async def _run(
             for user, text in _next_messages(table, version, round_no)
         ]
         watchers.expect(len(messages))
+        if round_no > 0:
+            marks.begin()
         start = time.thread_time()
         if real is not None:
             sender.queue.put([(clients[game, user], text) for game, user, text in messages])
@@ -268,6 +281,7 @@ async def _run(
             await asyncio.sleep(0)
         if round_no > 0:  # the first round decodes every table: not counted
             cpu += time.thread_time() - start
+            marks.end()
             commands += len(messages)
         else:
             collected.cpu.clear()

@@ -172,8 +172,16 @@ class ChangeViews:
     ) -> ChangeViews:
         """These views for ``change``, which ends as this one does and reaches further
         back: sealed with these, sharing what was made from the table."""
+        # The events after any number these views were asked from are the same in
+        # ``change``, which ends as this one does: what every viewer sees alike of
+        # them (the command's answer asked first) is theirs too, not walked again.
         return ChangeViews(
-            change, events, _details=self._details, _seal=self._seal, _texts=dict(self._texts)
+            change,
+            events,
+            _details=self._details,
+            _seal=self._seal,
+            _alike=dict(self._alike),
+            _texts=dict(self._texts),
         )
 
     def kept_events(self) -> dict[tuple[int, int | None], ViewedEvent]:

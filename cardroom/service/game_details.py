@@ -344,7 +344,7 @@ def _hand_view(
     if running and viewer_seat is not None and hand.seat_to_act == viewer_seat:
         la = hand.legal_actions()
         legal = LegalActionsView(
-            tuple(k.value for k in la.kinds()),
+            tuple(map(str, la.kinds())),  # a StrEnum's str is its value, in C
             la.to_call,
             la.call_amount,
             la.min_to,

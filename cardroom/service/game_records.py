@@ -57,6 +57,7 @@ def quick_init(cls: type[_Record]) -> type[_Record]:
     return cls
 
 
+@quick_init
 @dataclass(frozen=True)
 class Wanted:
     """A deadline a game wants: when it is due, and what it carries."""
@@ -72,6 +73,9 @@ class Wanted:
 Pending = dict[DeadlineKind, Wanted]
 
 
+# ``quick_init`` on the records every command makes: its events, its answer and
+# what it hands to the sockets (``AfterCommit``), its wanted deadlines.
+@quick_init
 @dataclass(frozen=True)
 class StoredEvent:
     """One numbered step of a game. ``kind`` is the record's class (``PlayerActed``,
@@ -123,6 +127,7 @@ class GameRow:
         )
 
 
+@quick_init
 @dataclass(frozen=True)
 class AfterCommit:
     """The table as a command left it, handed from its transaction to the sockets of
@@ -143,6 +148,7 @@ class AfterCommit:
     deadlines: Pending | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class PlayResult:
     """The answer to every command on a game: the version the table is at now and

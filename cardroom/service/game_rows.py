@@ -17,6 +17,8 @@ running hand's id written back to a row that lacked it (rows from before migrati
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from operator import itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
@@ -25,6 +27,7 @@ from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import instance_state
 
 from cardroom.service.game_errors import GameNotFound
+from cardroom.service.game_records import GameRow
 from cardroom.store.models import Game, GameStatus
 from cardroom.store.prepared import Prepared
 from cardroom.table import Table, TableStatus
@@ -71,6 +74,11 @@ _LOCK_VERSION = Prepared(
 # What a kept row holds: the row but the state (the kept table is the state) and what
 # changes without the version (see the module's docstring).
 KEPT_COLUMNS = tuple(key for key in _ROW_COLUMNS if key != "chat_on")
+# The kept columns' values read at once (``kept_row``, every command on a kept table):
+# one C call, not a Python step a column.
+_KEPT_VALUES = itemgetter(*KEPT_COLUMNS)
+# ``GameRow``'s fields, in order, from a ``Game``'s dict (``game_row``).
+_GAME_ROW_VALUES = itemgetter(*(field.name for field in fields(GameRow)))
 # What a ``Game`` of a kept row leaves unloaded: every mapped attribute but those.
 _UNKEPT = tuple(
     prop.key for prop in _GAME_MAPPER.attrs if prop.key not in KEPT_COLUMNS and prop.key != "state"
@@ -156,8 +164,18 @@ def lock_versions(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
 def kept_row(game: Game) -> dict[str, Any]:
     """The row's columns to keep beside its table once committed (``KEPT_COLUMNS``):
     plain values, read by ``game_of`` and never changed."""
-    values = game.__dict__
-    return {key: values[key] for key in KEPT_COLUMNS}
+    return dict(zip(KEPT_COLUMNS, _KEPT_VALUES(game.__dict__), strict=True))
+
+
+def game_row(game: Game) -> GameRow:
+    """``GameRow.of(game)``, its columns read from the instance's dict at once, where
+    ``lock_game``, ``game_of`` and ``save`` put them (eight reads through the ORM's
+    descriptors, every command's result); through the attributes if one is not there
+    (a game this transaction inserted through the ORM)."""
+    try:
+        return GameRow(*_GAME_ROW_VALUES(game.__dict__))
+    except KeyError:
+        return GameRow.of(game)
 
 
 def game_of(row: Mapping[str, Any]) -> Game:
@@ -190,9 +208,8 @@ def _saved(game: Game) -> dict[str, Any]:
     ``lock_game``, ``game_of`` and ``save`` put them (nine attribute reads through
     the ORM's descriptors cost a command about 2 us); through the attributes if one
     is not there (a game this transaction inserted through the ORM)."""
-    values = game.__dict__
     try:
-        return {key: values[column] for key, column in _SAVED}
+        return dict(zip(_SAVED_KEYS, _SAVED_VALUES(game.__dict__), strict=True))
     except KeyError:
         return {key: getattr(game, column) for key, column in _SAVED}
 
@@ -209,3 +226,6 @@ _SAVED = (
     ("new_last_seq", "last_seq"),
     ("new_hand_id", "hand_id"),
 )
+_SAVED_KEYS = tuple(key for key, _ in _SAVED)
+# The columns' values read at once, as ``_KEPT_VALUES``.
+_SAVED_VALUES = itemgetter(*(column for _, column in _SAVED))

@@ -38,6 +38,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
@@ -48,6 +49,7 @@ from sqlalchemy.orm import Session
 from cardroom.actions import IllegalAction
 from cardroom.deck import RandomSource, shuffled_deck
 from cardroom.events import Event, event_to_dict
+from cardroom.hand import Hand
 from cardroom.rules import Format
 from cardroom.service.errors import Conflict, InvalidInput
 from cardroom.service.game_errors import (
@@ -59,7 +61,6 @@ from cardroom.service.game_errors import (
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import (
     AfterCommit,
-    GameRow,
     Notice,
     Pending,
     PlayResult,
@@ -67,6 +68,7 @@ from cardroom.service.game_records import (
 )
 from cardroom.service.game_rows import (
     game_of,
+    game_row,
     kept_row,
     lock_game,
     lock_version,
@@ -103,7 +105,7 @@ from cardroom.table import (
     TableStatus,
     table_from_dict,
 )
-from cardroom.table.codec import table_json
+from cardroom.table.codec import hand_json, table_json
 from cardroom.table.events import HandDealt, HandFinished, PlayerLeft, table_event_to_dict
 
 log = logging.getLogger(__name__)
@@ -145,6 +147,23 @@ def _write_events(session: Session, rows: Sequence[tuple[Any, ...]]) -> None:
         _insert_events(len(chunk)).write(session, params)
 
 
+_PLAYER_AND_SEAT = attrgetter("player", "number")
+
+
+def _final_state(hand: Hand, row: HandRecord | RunningHand) -> dict[str, Any]:
+    """What a finished hand's row keeps (``hands.final_state``): ``Hand.to_dict``'s
+    data. Written by one UPDATE (a ``RunningHand``), as its JSON text from the texts
+    the hand keeps for the save (``codec.hand_json``): the same bytes, without a
+    copy of the hand's lists and events and their writing, about 60k instructions a
+    hand. A ``HandRecord`` is the unit of work's object, whose attribute may be read
+    back in the transaction: it gets the data."""
+    if isinstance(row, HandRecord):
+        return hand.to_dict()
+    # The column's serializer writes a ``Fragment`` as it is (``store.json_text``);
+    # ``finish_hand`` only passes it to the UPDATE.
+    return cast(dict[str, Any], hand_json(hand))
+
+
 @dataclass
 class _Record:
     kind: str
@@ -182,6 +201,7 @@ class GameTx:
     # The game's pending deadline rows as this process knows them (kept with the
     # table, or returned by the last ``store_deadlines``); None: not known, read.
     pending: Pending | None = None
+    _t: tuple[datetime, float] | None = None  # ``now`` and its table time (``t``)
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -252,8 +272,12 @@ class GameTx:
 
     @property
     def t(self) -> float:
-        """Now, in table time."""
-        return seconds_of(self.game, self.now)
+        """Now, in table time: worked out once for ``now`` (the command, the deal's
+        checks and the reactions each ask; the game's creation never moves)."""
+        known = self._t
+        if known is None or known[0] is not self.now:
+            known = self._t = (self.now, seconds_of(self.game, self.now))
+        return known[1]
 
     # -------------------------------------------------------------- requests
 
@@ -322,15 +346,16 @@ class GameTx:
         self.session.flush()
 
     def result(self) -> PlayResult:
+        row = game_row(self.game)
         return PlayResult(
-            self.game.id,
-            self.game.version,
-            self.game.status,
+            row.id,
+            row.version,
+            row.status,
             tuple(self.stored),
             notices=tuple(self.notices),
             lobby_changed=self.lobby_changed,
             after=AfterCommit(
-                GameRow.of(self.game),
+                row,
                 self.table,
                 None if self._hand is None else self._hand.id,
                 self.stored[-1].seq if self.stored else 0,
@@ -419,7 +444,7 @@ class GameTx:
                 self.records.append(_Record(DECK_COMMITTED, payload, row))
         finished = any(isinstance(e, HandFinished) for e in events)
         if row is not None and hand is not None and hand.is_over and finished:
-            finish_hand(self.session, row, self.now, hand.to_dict())
+            finish_hand(self.session, row, self.now, _final_state(hand, row))
         if ordered:
             self.changed = True
         return events
@@ -540,9 +565,12 @@ class GameTx:
         return tuple(self.stored[first:])
 
     def _seating_now(self) -> tuple[frozenset[tuple[int, int]], bool]:
+        """Who sits where, as (player, seat) pairs, and whether the game waits: made
+        at every command's open and save, by ``attrgetter`` (no Python step a seat)."""
         table = self.table
-        seated = frozenset((seat.player, seat.number) for seat in table.seats.values())
-        return seated, table.status is TableStatus.WAITING
+        return frozenset(map(_PLAYER_AND_SEAT, table.seats.values())), (
+            table.status is TableStatus.WAITING
+        )
 
     def _sync_players(self) -> None:
         """``game_players`` after the change: a row per player who ever sat here, the

@@ -140,7 +140,10 @@ def same_turn(payload: dict[str, Any], other: dict[str, Any]) -> bool:
 
 def at(game: Game | GameRow, seconds: float) -> datetime:
     """The moment of a table time (seconds since the game was created)."""
-    return game.created_at + timedelta(seconds=seconds)
+    # ``timedelta(0, seconds)``: the same duration as ``timedelta(seconds=seconds)``,
+    # without the keywords' parsing, about half its cost (each command's deadlines
+    # and views ask a few times).
+    return game.created_at + timedelta(0, seconds)
 
 
 def seconds_of(game: Game | GameRow, moment: datetime) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect
@@ -70,6 +70,23 @@ class UtcDateTime(TypeDecorator[datetime]):
                     value.microsecond,
                 )
             return general(value)
+
+        return process
+
+    def result_processor(self, dialect: Dialect, coltype: Any) -> Callable[[Any], Any] | None:
+        """``process_result_value`` after the dialect's own processor, as
+        ``TypeDecorator`` composes them, in one function rather than two calls a
+        value (every read of a stored moment: sessions, deadlines, events)."""
+        impl = self.impl_instance.result_processor(dialect, coltype)
+
+        def process(value: Any) -> datetime | None:
+            if impl is not None:
+                value = impl(value)
+            if value is None:
+                return None
+            if value.tzinfo is None:
+                return cast(datetime, value.replace(tzinfo=UTC))
+            return cast(datetime, value.astimezone(UTC))
 
         return process
 

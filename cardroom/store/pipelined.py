@@ -28,15 +28,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from weakref import WeakSet
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
 from cardroom.store.engine_way import engine_way_owed
 
-_INSTALLED: WeakSet[Dialect] = WeakSet()
+# Set on a dialect ``install`` hooked: read on every write, where a weak set's
+# ``in`` made a weak reference each time.
+_HOOKED = "_cardroom_pipelined"
 
 
 @dataclass
@@ -45,6 +45,11 @@ class _Open:
 
     pipeline: Any  # psycopg.Pipeline
     checks: list[tuple[Any, int, str]] = field(default_factory=list)
+    # The cursor the writes whose answer nobody reads share (None until the first):
+    # a psycopg cursor costs 2-3 us to make, and a command queues five or so writes.
+    # Each answer it receives replaces the one before, read by nobody; an error is
+    # raised by the pipeline whichever cursor sent the statement.
+    writes: Any = None
 
 
 # Where a psycopg connection holds its open pipeline (one thread uses a connection
@@ -56,7 +61,7 @@ def installed(connection: Connection) -> bool:
     """Whether a write on ``connection`` may be pipelined now: its dialect has the
     hooks, and nothing owes it the engine's own way (``engine_way_owed``: a listener
     waiting for each statement, echo, execution options, no transaction under way)."""
-    return connection.dialect in _INSTALLED and not engine_way_owed(connection)
+    return getattr(connection.dialect, _HOOKED, False) and not engine_way_owed(connection)
 
 
 def send(
@@ -71,8 +76,9 @@ def send(
     """Queue ``sql`` on the connection's pipeline (opened if need be): ``params``
     one set of values, or a list of them (``many``). ``rows``: how many rows it must
     touch, checked when the pipeline closes. ``cursor``: the driver's cursor to send
-    it on (a new one if None). Returns that cursor, which holds the statement's
-    answer once the pipeline has closed."""
+    it on (if None: a new one for a write whose rows are checked, else the one the
+    pipeline's unchecked writes share). Returns that cursor, which holds the
+    statement's answer once the pipeline has closed (a shared one: its last's)."""
     dbapi = _dbapi(connection)
     open_: _Open | None = getattr(dbapi, _OPEN, None)
     if open_ is None:
@@ -81,7 +87,12 @@ def send(
         open_ = _Open(pipeline)
         setattr(dbapi, _OPEN, open_)
     if cursor is None:
-        cursor = dbapi.cursor()
+        if rows is None:
+            if open_.writes is None:
+                open_.writes = dbapi.cursor()
+            cursor = open_.writes
+        else:
+            cursor = dbapi.cursor()  # its own: its row count is checked
     try:
         if many:
             cursor.executemany(sql, params)
@@ -177,7 +188,7 @@ def install(engine: Engine) -> Engine:
     dialect.do_savepoint = do_savepoint  # type: ignore[method-assign]
     dialect.do_release_savepoint = do_release_savepoint  # type: ignore[method-assign]
     dialect.do_rollback_to_savepoint = do_rollback_to_savepoint  # type: ignore[method-assign]
-    _INSTALLED.add(dialect)
+    setattr(dialect, _HOOKED, True)
     return engine
 
 

@@ -116,6 +116,15 @@ class Prepared:
         """Send the statement once (``params`` one mapping) or for each of a list of
         mappings (the driver's executemany, for statements that return no rows)."""
         connection, held = _held(where)
+        return Sent(self._sent(connection, held, params))
+
+    def _sent(
+        self,
+        connection: Connection,
+        held: _Held | None,
+        params: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+    ) -> int:
+        """``execute`` on the connection ``_held`` found: the rows it matched."""
         compiled = self._compiled(connection.dialect)
         # A dict (every caller's usual) without the ABC's slower check.
         many = type(params) is not dict and not isinstance(params, Mapping)
@@ -124,14 +133,16 @@ class Prepared:
         else:
             bound = compiled.bind(cast(Mapping[str, Any], params))
         if engine_way_owed(connection):
-            return Sent(connection.exec_driver_sql(compiled.sql, bound).rowcount)
+            matched: int = connection.exec_driver_sql(compiled.sql, bound).rowcount
+            return matched
         cursor = _cursor(connection, held)
         try:
             if many:
                 connection.dialect.do_executemany(cursor, compiled.sql, bound, None)
             else:
                 connection.dialect.do_execute(cursor, compiled.sql, bound, None)
-            return Sent(cursor.rowcount)
+            matched = cursor.rowcount
+            return matched
         except BaseException as error:  # as Connection.execute: exits invalidate too
             _forget(cursor, held)
             connection._handle_dbapi_exception(error, compiled.sql, bound, cursor, None)
@@ -151,16 +162,18 @@ class Prepared:
         for nothing; elsewhere it is sent at once, through the driver's cursor when
         nobody listens for each statement (as ``execute``). ``rows``: how many rows
         it must touch (a bug otherwise), checked when its answer comes."""
-        connection = _connection(where)
+        # One look for the session's connection, shared with ``_sent`` on SQLite (its
+        # autoflush and transaction found once a write, not twice).
+        connection, held = _held(where)
         if pipelined.installed(connection):
             compiled = self._compiled(connection.dialect)
-            if isinstance(params, Mapping):
+            if type(params) is dict or isinstance(params, Mapping):  # the ABC's check last
                 pipelined.send(connection, compiled.sql, compiled.bind(params), rows=rows)
             else:
                 bound = list(map(compiled.bind, params))
                 pipelined.send(connection, compiled.sql, bound, many=True, rows=rows)
             return
-        count = self.execute(connection, params).rowcount
+        count = self._sent(connection, held, params)
         if rows is not None and count != rows:
             raise AssertionError(f"{count} rows written, not {rows}")
 

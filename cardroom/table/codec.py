@@ -46,6 +46,19 @@ def table_json(table: Table) -> dict[str, Any] | orjson.Fragment:
         return table_to_dict(table)
 
 
+def hand_json(hand: Hand) -> dict[str, Any] | orjson.Fragment:
+    """A hand as the database's JSON column stores it (the final state a finished
+    hand's row keeps): its JSON text, the same bytes as ``Hand.to_dict``'s data
+    written by the column, written from what ``Hand.json_dict`` keeps (the rules,
+    setup, deck and events' texts, which the save's ``table_json`` writes as well)
+    rather than from a fresh copy of every list and event. ``to_dict``'s data if
+    orjson refuses a part, as ``table_json``."""
+    try:
+        return orjson.Fragment(orjson.dumps(hand.json_dict(), option=JSON_OPTIONS))
+    except orjson.JSONEncodeError:
+        return hand.to_dict()
+
+
 def _fields(table: Table, config: object, hand: object) -> dict[str, Any]:
     """The table's fields in the stored order, with its config's and its hand's part
     as the caller made them (plain data, or text written before)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from cardroom.actions import Action
 from cardroom.cards import check_distinct
 from cardroom.deck import RandomSource
-from cardroom.hand import Hand, HandSetup
+from cardroom.hand import Hand, HandSetup, Street
 from cardroom.rules import Format
 from cardroom.table import per_hand, settlement
 from cardroom.table.blinds import BlindClock, blinds_at_level
@@ -59,6 +59,8 @@ from cardroom.table.seating import (
     ready_and_waiting,
 )
 from cardroom.table.status import TableStatus
+
+_COMPLETE = Street.COMPLETE
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +112,11 @@ class Table:
 
     @property
     def hand_running(self) -> bool:
-        return self.hand is not None and not self.hand.is_over
+        # The hand's street read here rather than through ``Hand.is_over``: asked
+        # about ten times a command (the turn clock, the deal's due time, each seat's
+        # ``in_hand``), a second property call each time.
+        hand = self.hand
+        return hand is not None and hand.street is not _COMPLETE
 
     def seat_of(self, player: PlayerId) -> Seat:
         for seat in self.seats.values():

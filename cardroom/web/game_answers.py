@@ -216,7 +216,12 @@ def _json(value: Any) -> bytes:
 
 
 def _text(value: Any) -> str:
-    return _json(value).decode()
+    """``_json(value)`` as text, orjson called here itself: every message and every
+    piece of one is written through here, several a viewer of each change."""
+    try:
+        return orjson.dumps(value, option=_JSON_OPTIONS).decode()
+    except orjson.JSONEncodeError:
+        return to_json(value).decode()
 
 
 _SUMMARY_FIELDS = tuple(GameSummaryOut.model_fields)

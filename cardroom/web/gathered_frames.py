@@ -123,6 +123,13 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
         straight (``cardroom.web.routes.ws``): no coroutine per frame."""
         if not self.takes_text_now():
             return False
+        self.frame_text(text)
+        return True
+
+    def frame_text(self, text: str) -> None:
+        """``send_text_now(text)`` for a caller that was just told ``takes_text_now()``,
+        nothing having happened in between: not asked again (a table's socket sends
+        its ``events``, then its ``snapshot``, after one look)."""
         # ``conn.send_text``'s frame without its objects: the header, then the
         # payload, left with what the protocol object has to send.
         payload = text.encode()
@@ -132,7 +139,6 @@ class GatheredFramesProtocol(WebSocketsSansIOProtocol):
         if not self._write_soon:
             self._write_soon = True
             self.loop.call_soon(self.write_gathered)
-        return True
 
     def takes_text_now(self) -> bool:
         """``send_text_now`` would send a frame now (and, nothing else happening in

@@ -72,6 +72,10 @@ COMMANDS: dict[str, type[WsActIn] | type[WsContinueIn]] = {
     "act": WsActIn,
     "continue": WsContinueIn,
 }
+# Each command's pydantic validator, called straight: ``model_validate`` is the same
+# call with its six keyword arguments, all left as they are, which cost a third of
+# the validation of a message of play. The same model, or the same ValidationError.
+_VALIDATORS = {kind: model.__pydantic_validator__ for kind, model in COMMANDS.items()}
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ async def run_command(live: Live, token: str, game_id: int, data: dict[str, Any]
     ref = _ref_of(data)
     try:
         try:
-            sent = COMMANDS[data["type"]].model_validate(data)
+            sent: WsActIn | WsContinueIn = _VALIDATORS[data["type"]].validate_python(data)
         except ValidationError as invalid:
             return await _invalid(live, token, ref, invalid)
         queued = Queued(game_id, token, _command_of(sent), sent.version, sent.idempotency_key)

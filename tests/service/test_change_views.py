@@ -68,3 +68,27 @@ def test_events_numbered_out_of_step_are_picked_one_by_one(ctx: ServiceContext) 
         events = ChangeViews(gapped).events(alice, after)
         assert tuple(e.seq for e in events) == wanted, after
         assert events == game_views.update_from(gapped, alice, after, now).events
+
+
+def test_a_joined_change_keeps_what_every_viewer_saw_alike(ctx: ServiceContext) -> None:
+    """The command's answer asks the change's own views first; the sockets' joined
+    views then hand out the very tuple made for it, not a walk of their own, and
+    from before the deal each seat still sees its own hole cards."""
+    dealt, called, alice, bob = _dealt_then_called(ctx)
+    own = ChangeViews(called)
+    after = called.after_seq
+    answered = own.events(alice, after)
+    change = GameChange(
+        dealt.after_seq,
+        dealt.events + called.events,
+        {**dealt.hand_seats, **called.hand_seats},
+        called.moment,
+    )
+    joined = own.joined_to(change, own.kept_events())
+    now = ctx.now()
+    for viewer in (alice, bob, None):
+        assert joined.events(viewer, after) is answered
+        assert answered == game_views.update_from(called, viewer, after, now).events
+    assert joined.events(alice, 0) == game_views.update_from(change, alice, 0, now).events
+    assert joined.events(bob, 0) == game_views.update_from(change, bob, 0, now).events
+    assert joined.events(alice, 0) != joined.events(bob, 0)

@@ -22,7 +22,7 @@ from cardroom.service.errors import Conflict
 from cardroom.service.game import reactions
 from cardroom.service.game_errors import NotYourTurn, StaleVersion
 from cardroom.service.game_options import GameOptions
-from cardroom.service.game_records import PlayResult
+from cardroom.service.game_records import GameRow, PlayResult
 from cardroom.service.game_tx import GameTx
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord
@@ -362,3 +362,25 @@ def test_the_rows_update_takes_each_column_as_the_attribute_reads_it(
             **{f"new_{column}": getattr(game, column) for column in WRITTEN},
         }
     assert game_rows._saved(unset)["new_hand_id"] is None
+
+
+def test_a_games_row_for_its_views_is_the_one_its_attributes_give(ctx: ServiceContext) -> None:
+    """``game_rows.game_row`` (every command's result) reads the instance's dict:
+    the same ``GameRow`` as ``GameRow.of`` through the attributes, for a locked row,
+    a kept row's ``Game``, after a save, and for a game just inserted."""
+    game_id, _, _ = heads_up(ctx)
+    (alice,) = players(ctx, "carol")
+    with ctx.transaction() as session:
+        locked = game_rows.lock_game(session, game_id)
+        assert game_rows.game_row(locked) == GameRow.of(locked)
+        kept = game_rows.game_of(game_rows.kept_row(locked))
+        assert game_rows.game_row(kept) == GameRow.of(kept)
+        tx = GameTx.open(session, game_id, ctx.now())
+        tx.touch()
+        tx.save()
+        assert game_rows.game_row(tx.game) == GameRow.of(tx.game)
+    created = lobby.create_game(ctx, alice, GameOptions(buy_in=10_00))
+    with ctx.transaction() as session:
+        fresh = session.get(Game, created.game_id)
+        assert fresh is not None
+        assert game_rows.game_row(fresh) == GameRow.of(fresh)

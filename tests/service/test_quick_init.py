@@ -11,15 +11,35 @@ from typing import Any
 import orjson
 import pytest
 
+from cardroom.service.game.commands import Command
+from cardroom.service.game.together import Done, Fire, Queued
+from cardroom.service.game.who import Player
 from cardroom.service.game_records import (
+    AfterCommit,
     GameDetail,
     GameSummary,
     HandView,
     LegalActionsView,
+    PlayResult,
     SeatView,
+    StoredEvent,
+    Wanted,
     quick_init,
 )
 from cardroom.service.game_views import ViewedEvent, ViewerUpdate
+
+# The records every command makes on its way through the batch (issue 21).
+COMMAND_RECORDS = [
+    Queued,
+    Fire,
+    Done,
+    Command,
+    Player,
+    StoredEvent,
+    PlayResult,
+    AfterCommit,
+    Wanted,
+]
 
 
 @dataclass(frozen=True)
@@ -60,10 +80,40 @@ def test_a_quick_record_is_the_dataclass_own() -> None:
 
 @pytest.mark.parametrize(
     "record",
-    [GameSummary, SeatView, LegalActionsView, HandView, GameDetail, ViewedEvent, ViewerUpdate],
+    [
+        *(GameSummary, SeatView, LegalActionsView, HandView, GameDetail),
+        *(ViewedEvent, ViewerUpdate, *COMMAND_RECORDS),
+    ],
 )
 def test_the_views_records_are_quick_and_frozen(record: type) -> None:
     init = record.__init__
     assert "__dict__" in init.__code__.co_names  # the quick one
     assert "__dataclass_builtins_object__" not in init.__code__.co_names
     assert record.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("record", COMMAND_RECORDS)
+def test_a_command_record_holds_its_fields_as_the_dataclass_would(record: type) -> None:
+    """Every field given, then only the required ones: the instance's dict is the
+    fields in order, each the value given or its default (a fresh one from a
+    factory), as the dataclass's own ``__init__`` sets them."""
+    fields = dataclasses.fields(record)
+    given = {f.name: object() for f in fields}
+    built = record(*given.values())
+    assert vars(built) == given and list(vars(built)) == [f.name for f in fields]
+    assert record(**given) == built
+    required = {
+        f.name: given[f.name]
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    bare = record(**required)
+    for f in fields:
+        if f.name in required:
+            assert getattr(bare, f.name) is required[f.name]
+        elif f.default is not dataclasses.MISSING:
+            assert getattr(bare, f.name) is f.default
+        else:
+            assert getattr(bare, f.name) == f.default_factory()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(built, fields[0].name, 1)

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from sqlalchemy import Engine, event, select
@@ -19,7 +20,7 @@ from cardroom.service import kept_tables, lobby
 from cardroom.service.context import ServiceContext
 from cardroom.service.game_options import GameOptions
 from cardroom.service.game_records import Pending, Wanted
-from cardroom.service.schedule import store_deadlines
+from cardroom.service.schedule import at, store_deadlines
 from cardroom.store.db import make_sessionmaker
 from cardroom.store.models import Deadline, DeadlineKind, Game
 from tests.service.gamekit import players
@@ -644,3 +645,13 @@ def test_on_the_pipeline_a_row_is_not_made_a_kind_fired_at_that_time(
     assert [(r.id, r.fired_at) for r in rows(ctx, game)] == [(fired, now)]
     with ctx.transaction() as session:
         kept_tables._check_deadlines(session, game, answer)
+
+
+def test_a_table_time_is_the_moment_the_keyword_duration_gave() -> None:
+    """``schedule.at`` builds its duration positionally: the same moment, to the
+    microsecond, as ``timedelta(seconds=...)`` gave, for whole, fractional, tiny,
+    negative and long table times."""
+    game = SimpleNamespace(created_at=datetime(2026, 3, 1, 12, 0, 0, 123456, tzinfo=UTC))
+    for seconds in (0, 1, 1.5, 0.1, 1e-7, 5e-7, 2.4999995, -3.25, 86400 * 3 + 0.333, 1234567.891):
+        expected = game.created_at + timedelta(seconds=seconds)
+        assert at(cast(Game, game), seconds) == expected, seconds

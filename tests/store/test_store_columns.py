@@ -75,3 +75,28 @@ def test_postgresql_is_sent_the_moment_itself() -> None:
     moment = datetime(2026, 3, 1, 12, 0, 0, 5, tzinfo=east)
     sent = moment if processor is None else processor(moment)
     assert sent == moment and sent.tzinfo is UTC
+
+
+def _general_result(dialect: Dialect, coltype: Any) -> Callable[[Any], Any] | None:
+    """``TypeDecorator``'s own result processor: the dialect's, then
+    ``process_result_value``."""
+    return TypeDecorator.result_processor(UtcDateTime().dialect_impl(dialect), dialect, coltype)
+
+
+@pytest.mark.parametrize("dialect", [sqlite.dialect(), postgresql.psycopg.dialect()])
+def test_a_stored_moment_is_read_as_the_general_way_reads_it(dialect: Dialect) -> None:
+    fast = UtcDateTime().dialect_impl(dialect).result_processor(dialect, None)
+    general = _general_result(dialect, None)
+    assert fast is not None and general is not None
+    writes = _processor(dialect)
+    plus_two = timezone(timedelta(hours=2))
+    stored: list[Any] = [None]
+    for moment in _moments()[5:500]:  # away from year 1 and 9999: another zone fits
+        if dialect.name == "sqlite":
+            assert writes is not None
+            stored.append(writes(moment))  # the text SQLite keeps
+        else:
+            stored += [moment, moment.astimezone(plus_two)]  # what psycopg hands back
+    for value in stored:
+        got, want = fast(value), general(value)
+        assert got == want and (got is None or got.tzinfo is UTC), value

@@ -112,6 +112,34 @@ def test_a_row_count_that_is_off_is_caught(db: Engine) -> None:
         session.scalars(_NAMES).all()
 
 
+@pytest.mark.postgresql_only
+def test_the_writes_nobody_reads_share_one_cursor_and_a_checked_one_has_its_own(
+    db: Engine,
+) -> None:
+    """A pipeline's unchecked writes go on one cursor (a psycopg cursor is costly to
+    make); one whose row count is checked has its own, so its count is its own
+    statement's even when shared writes follow it; an error among the shared
+    writes still fails the transaction."""
+    with make_sessionmaker(db).begin() as session:
+        connection = session.connection()
+        dbapi = connection.connection.dbapi_connection
+        _ADD.write(session, _who(1, "Ann"))
+        shared = dbapi._cardroom_pipeline.writes
+        _SUSPEND.write(session, {"user_id": 1}, rows=1)
+        _ADD.write(session, [_who(2, "Bo"), _who(3, "Cy")])
+        _ADD.write(session, _who(4, "Di"))
+        ((checked, rows, _),) = dbapi._cardroom_pipeline.checks
+        assert rows == 1 and checked is not shared
+        assert dbapi._cardroom_pipeline.writes is shared
+    assert _names(db) == ["Ann", "Bo", "Cy", "Di"]
+    with pytest.raises(IntegrityError), make_sessionmaker(db).begin() as session:
+        _ADD.write(session, _who(5, "Ed"))
+        _ADD.write(session, [_who(6, "Flo"), _who(1, "Ann again")])  # the same id: refused
+        _ADD.write(session, _who(7, "Gus"))
+        _SUSPEND.write(session, {"user_id": 5}, rows=1)
+    assert _names(db) == ["Ann", "Bo", "Cy", "Di"]
+
+
 def test_a_write_is_sent_at_once_where_there_is_no_pipeline(db: Engine) -> None:
     """Both databases: with a listener on each statement (and always on SQLite) the
     write goes through the engine, is seen, and its error is raised at once."""

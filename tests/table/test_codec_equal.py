@@ -31,7 +31,7 @@ from cardroom.table import (
     table_from_dict,
     table_to_dict,
 )
-from cardroom.table.codec import table_json
+from cardroom.table.codec import hand_json, table_json
 from tests.table import codec_before as before
 from tests.table.codec_before import same
 from tests.table.kit import Ledger
@@ -223,6 +223,24 @@ def test_a_hand_kept_in_memory_writes_the_same_json_text_each_step() -> None:
     assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
     hand.deck = hand.deck[::-1]  # another deck (no code does): written afresh
     assert orjson.dumps(hand.json_dict()) == orjson.dumps(hand.to_dict())
+
+
+def test_a_finished_hand_writes_its_final_state_as_its_data() -> None:
+    """``hand_json`` (a finished hand's row, ``GameTx``): the column writes the same
+    text as for ``to_dict``'s data, at every step and at the end, after the save's
+    ``json_dict`` made its texts or before."""
+    from tests.handkit import act, deal
+
+    hand = deal([1000, 1000, 1000], rules="legacy")
+    for move in ["c", "c", "x", "b100", "c", "f", "x", "x", "b100", "r300", "c", "x", "x"]:
+        if hand.is_over:
+            break
+        act(hand, move)
+        if move != "x":
+            hand.json_dict()  # the save's texts made, as at most commands
+        assert json_text.dumps(hand_json(hand)) == json_text.dumps(hand.to_dict()), move
+    assert hand.is_over
+    assert json_text.dumps(hand_json(hand)) == json_text.dumps(hand.to_dict())
 
 
 def test_the_texts_a_kept_hand_holds_take_their_own_size() -> None:

@@ -31,7 +31,7 @@ from tests.web.games_kit import (
 
 class _Direct:
     """What a socket takes of ``GatheredFramesProtocol`` (``takes_text_now``,
-    ``send_text_now``), over the test client's socket, whose ASGI ``send`` is a
+    ``send_text_now``, ``frame_text``), over the test client's socket, whose ASGI ``send`` is a
     memory stream that never waits: a frame handed over without a coroutine."""
 
     def __init__(self, stream: Any, sent: list[str]) -> None:
@@ -42,9 +42,12 @@ class _Direct:
         return True
 
     def send_text_now(self, text: str) -> bool:
+        self.frame_text(text)
+        return True
+
+    def frame_text(self, text: str) -> None:
         self.stream.send_nowait({"type": "websocket.send", "text": text})
         self.sent.append(text)
-        return True
 
 
 @pytest.fixture

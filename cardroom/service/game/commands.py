@@ -30,6 +30,7 @@ from cardroom.service.game_errors import (
     SeatUnavailable,
     TooManyWaitingGames,
 )
+from cardroom.service.game_records import quick_init
 from cardroom.service.game_tx import GameTx
 from cardroom.service.waiting_games import hosted_without_a_seat
 from cardroom.store.models import WAITING_GAMES_PER_PLAYER, GamePlayer
@@ -50,6 +51,8 @@ class Audit:
     player: int | None = None
 
 
+# Made for every command a player sends: its dict filled straight (``quick_init``).
+@quick_init
 @dataclass(frozen=True)
 class Command:
     who: Who

@@ -69,12 +69,15 @@ from cardroom.service.context import ServiceContext
 from cardroom.service.errors import ServiceError
 from cardroom.service.game import pipeline
 from cardroom.service.game.commands import Command
-from cardroom.service.game_records import PlayResult
+from cardroom.service.game_records import PlayResult, quick_init
 from cardroom.service.game_rows import lock_versions
 from cardroom.service.kept_tables import KeptTables
 from cardroom.service.users import UserInfo
 
 
+# The batch's records fill their dicts straight (``quick_init``): a ``Queued`` and a
+# ``Done`` are made for every command, the ``Queued`` on the event loop.
+@quick_init
 @dataclass(frozen=True)
 class Queued:
     """One player's command, as it waits for the batch: whose session sent it, the
@@ -88,6 +91,7 @@ class Queued:
     key: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class Fire:
     """The room's own command on a table (the clock firing a deadline): no session to
@@ -99,6 +103,7 @@ class Fire:
     now: datetime
 
 
+@quick_init
 @dataclass(frozen=True)
 class Done:
     """A command's outcome: the sender (None if the session was refused, or for the

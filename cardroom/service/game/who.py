@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 from cardroom.service.admin import Actor, ConsoleOperator
 from cardroom.service.errors import Forbidden
 from cardroom.service.game_errors import NotHostOrAdmin
+from cardroom.service.game_records import quick_init
 from cardroom.store.models import Game, Role, User
 from cardroom.table import Table
 
 
+@quick_init  # one for every command a player sends
 @dataclass(frozen=True)
 class Player:
     """A player acting for themselves. ``active``: the account must exist and not be

@@ -106,7 +106,10 @@ def notices_in(
     turn = decide.turn_notice(session, game, table, hand_id=hand_id, events=events)
     if turn is not None:
         drafts.append(turn)
-        if just_stored and any(e.seq == turn.turn_seq for e in events):
+        # The events just stored are numbered on from every other (``current_turn``),
+        # so the turn is one they began when its starter is not older than the first.
+        started = turn.turn_seq
+        if just_stored and events and started is not None and started >= events[0].seq:
             fresh += 1
     if not drafts:
         return []

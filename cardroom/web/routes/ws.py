@@ -178,17 +178,25 @@ def _read(raw: Mapping[str, Any]) -> dict[str, Any] | str:
 # A run of digits as long as the largest 64-bit integers': orjson reads such an
 # integer as a float, where json keeps it whole (and validation says so).
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
+# What a flat object holds when orjson read each of its numbers as json does: an
+# integer orjson reads at all it reads whole (a larger one comes out a float).
+_WHOLE_VALUES = frozenset({str, int, bool, type(None)})
 
 
 def _loads(text: str) -> Any:
     """``json.loads(text)``, the same objects or the same refusal, at a fifth of its
     CPU for a message of play: through orjson, unless the text holds a number orjson
     would read otherwise; what orjson refuses (``NaN``, a lone surrogate, ``1e400``,
-    malformed text) goes to json, which accepts it or refuses it itself."""
-    if _LONG_DIGITS.search(text) is None:
-        with contextlib.suppress(orjson.JSONDecodeError):
-            return orjson.loads(text)
-    return json.loads(text)
+    malformed text) goes to json, which accepts it or refuses it itself. A flat
+    object without a float (every message of play) needs no look for long numbers:
+    searching the text for them cost more than reading it."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+    if type(data) is dict and _WHOLE_VALUES.issuperset(map(type, data.values())):
+        return data
+    return data if _LONG_DIGITS.search(text) is None else json.loads(text)
 
 
 def _parse(model: type[BaseModel], data: dict[str, Any]) -> BaseModel | str:
@@ -258,6 +266,20 @@ class Connection(abc.ABC):
             and self.websocket.application_state is WebSocketState.CONNECTED
             and direct.send_text_now(text)
         )
+
+    def _sends_now(self) -> GatheredFramesProtocol | None:
+        """The server's protocol, if ``_send_now`` would send a frame now, and the
+        next one too if nothing else happens in between (its ``frame_text``: one
+        look for a catch-up's two frames)."""
+        direct = self._direct
+        if (
+            direct is not None
+            and not self._sending.locked()
+            and self.websocket.application_state is WebSocketState.CONNECTED
+            and direct.takes_text_now()
+        ):
+            return direct
+        return None
 
     async def _write(self, text: str) -> None:
         """``websocket.send_text(text)``, for a connected socket without Starlette's
@@ -366,7 +388,6 @@ class GameFeed(Connection):
         # The table's status when this viewer's right to watch was last proved (the
         # check on connecting, ``_still_may_watch``); None before the first snapshot.
         self._watch_proved: GameStatus | None = None
-        self._unsent: str | None = None  # a snapshot ``_catch_up_now`` could not send
 
     def tell(self, message: Mapping[str, Any]) -> None:
         """A table message (chat, watchers): queued, sent by the pump in order."""
@@ -487,8 +508,11 @@ class GameFeed(Connection):
         check, and the server's protocol takes the frames at once. The same frames in
         the same order. True: done (``_behind`` cleared); False: nothing was done, the
         pump's ``catch_up`` does it."""
-        direct = self._direct
-        if direct is None or self._catching_up.locked() or not direct.takes_text_now():
+        if self._catching_up.locked():
+            return False
+        # Asked once for both frames: nothing in between sends, closes or awaits.
+        direct = self._sends_now()
+        if direct is None:
             return False
         start = self.sent_seq
         views = self.live.shared_read(self.game_id).fresh(start)
@@ -505,16 +529,9 @@ class GameFeed(Connection):
             if self._nothing_new(update):
                 return True
             events = self._events_frame(update, views, None)
-            if events is not None and not self._send_now(events):
-                self._behind = True
-                return False
-            snapshot = snapshot_text(update.detail, views)
-            if not self._send_now(snapshot):
-                # Not after the events went (the protocol took them, and nothing that
-                # makes it refuse happens in between); should it all the same, the
-                # snapshot goes first thing from the pump.
-                self._unsent = snapshot
-                self._start_pump()
+            if events is not None:
+                direct.frame_text(events)
+            direct.frame_text(snapshot_text(update.detail, views))
             self._caught_up(update.detail)
         except Exception:
             # As the pump's catch-up: the next change (or a resync) tries again.
@@ -551,9 +568,6 @@ class GameFeed(Connection):
         return min(sent, default=self.sent_seq)
 
     async def _pump(self) -> bool:
-        if self._unsent is not None:
-            unsent, self._unsent = self._unsent, None
-            await self.send(unsent)
         while self._behind or self._told:
             while self._told:
                 if not self.proved_lately() and not await self.still_signed_in():
