@@ -111,3 +111,33 @@ def test_the_lobby_opens_your_table_and_watches_anothers(room: Room, browser: An
     assert host.call("GET", "/api/me/balance")["balance_cents"] == 9_000  # her own buy-in
     assert player.errors == [], player.errors
     player.context.close()
+
+
+def test_more_players_pressed_twice_lists_each_player_once(room: Room, browser: Any) -> None:
+    """A second press of "More players" before the next page came in asked for the same
+    page again and listed its players twice (seen as two "Unmute in chat" buttons in one
+    player's row); it is ignored while a page is on its way."""
+    admin = open_player(browser, ADMIN)
+    page = admin.page
+    sign_in(admin, room.base, ADMIN, ADMIN_PASSWORD)
+    session = page.context.cookies()
+    api = Account.__new__(Account)
+    api.base, api.name = room.base, ADMIN
+    api.token = next(c["value"] for c in session if c["name"] == "cardroom_session")
+    while api.call("GET", "/api/admin/users?limit=50")["next_after_id"] is None:
+        Account(room.base, unique_name("filler"))  # more than a page of players
+    visit(page, room.url("/admin"))
+    page.locator("[data-users] tr").first.wait_for()
+    more = page.get_by_role("button", name="More players")
+    expect(more).to_be_visible()
+    listed = page.locator("[data-users] tr").count()
+    more.evaluate("button => { button.click(); button.click(); }")  # in one step
+    expect(page.locator("[data-users] tr")).not_to_have_count(listed)
+    page.wait_for_timeout(500)  # the second press's page, had it been asked for
+    shown = page.locator("[data-users] tr").evaluate_all(
+        "rows => rows.map(row => Number(row.dataset.user))"
+    )
+    first = api.call("GET", "/api/admin/users?limit=50")
+    second = api.call("GET", f"/api/admin/users?limit=50&after_id={first['next_after_id']}")
+    assert shown == [u["id"] for u in first["users"] + second["users"]]
+    assert not admin.errors, admin.errors

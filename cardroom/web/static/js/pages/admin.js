@@ -223,6 +223,20 @@ async function loadActions(more = false) {
   $("[data-actions-more]").hidden = !actionsBefore;
 }
 
+/** A "More ..." button's click handler: one page on its way at a time. A second click
+ * before the page came in would ask for the same page again (where the list ends is
+ * known only once it has) and list its rows twice; it is ignored. A page that cannot
+ * be loaded says so. */
+function oneAtATime(load) {
+  let loading = null;
+  return () => {
+    if (loading) return;
+    loading = load()
+      .catch((error) => showError($("[data-error]"), error))
+      .finally(() => { loading = null; });
+  };
+}
+
 async function main() {
   const user = await startPage();
   listenForNotices();
@@ -231,8 +245,8 @@ async function main() {
     for (const section of document.querySelectorAll("main section")) section.hidden = true;
     return;
   }
-  $("[data-users-more]").addEventListener("click", () => loadUsers(true));
-  $("[data-actions-more]").addEventListener("click", () => loadActions(true));
+  $("[data-users-more]").addEventListener("click", oneAtATime(() => loadUsers(true)));
+  $("[data-actions-more]").addEventListener("click", oneAtATime(() => loadActions(true)));
   markReady();
   const users = loadRoomMutes().then(() => loadUsers());
   const results = await Promise.allSettled([users, loadTables(), loadAudit(), loadActions()]);
