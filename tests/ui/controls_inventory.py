@@ -76,6 +76,7 @@ CONTROLS: dict[str, tuple[str, ...]] = {
     "admin | button | More players": (
         "ui/test_ui_pages.py::test_admin_grants_folds_an_inactive_player_and_pauses",
         "ui/test_ui_admin_controls.py::test_remove_suspend_reinstate_resume_and_open",
+        "ui/test_ui_admin_controls.py::test_more_players_pressed_twice_lists_each_player_once",
     ),
     "admin | button | Mute in chat": (
         "ui/test_ui_admin_chat_mute.py::test_an_admin_mutes_a_player_in_every_chat_and_unmutes_them",
