@@ -230,7 +230,45 @@ class Hand:
     """The state of one hand. Create it with ``Hand.start``."""
 
     # Plain attributes rather than a dataclass: the simulator runs thousands of hands a
-    # second and every attribute access counts.
+    # second and every attribute access counts. The state in slots: as plain instance
+    # attributes its 35 names overflowed the 30 an instance's shared key table holds,
+    # so every read and write went through a dict of its own (traced: a twentieth of
+    # an action's instructions). The caches below the state keep their class-level
+    # defaults, in the instance's ``__dict__``, so a hand made by ``__new__`` and
+    # filled in by hand (as the codec tests do) still reads them as None.
+    __slots__ = (
+        "__dict__",
+        "_legal",
+        "_live",
+        "_with_chips",
+        "acted",
+        "acted_bet",
+        "acted_seq",
+        "bets",
+        "big_blind_index",
+        "board",
+        "contributed",
+        "current_bet",
+        "dead",
+        "deck",
+        "deck_pos",
+        "events",
+        "folded",
+        "full_raise_seq",
+        "hole",
+        "last_full_raise",
+        "raises",
+        "ran_out",
+        "river_aggressor",
+        "rules",
+        "seats",
+        "setup",
+        "small_blind_index",
+        "stacks",
+        "starting_stacks",
+        "street",
+        "to_act",
+    )
     rules: Rules
     setup: HandSetup
     seats: list[int]
