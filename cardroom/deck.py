@@ -59,6 +59,39 @@ class ByteDraws:
                 self._at = at
                 return value
 
+    def shuffle(self, cards: list[Card]) -> None:
+        """Fisher-Yates over ``cards`` in place, swapping each position from the top
+        with ``randbelow(i + 1)``'s draw, as ``shuffled_deck`` does through any
+        source: the same bytes taken in the same order, so the same deck and the same
+        buffer left, but in one loop, without a call and two of the buffer's
+        attribute reads and writes a card (a ``threading.local``'s each look up the
+        thread's own). A deck past 256 cards draws through ``randbelow`` (its large
+        bounds go to ``secrets``)."""
+        if len(cards) > 256:
+            for i in range(len(cards) - 1, 0, -1):
+                j = self.randbelow(i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+            return
+        buffer, at = self._buffer, self._at
+        masks = _MASKS
+        for i in range(len(cards) - 1, 0, -1):
+            mask = masks[i]
+            while True:
+                if at == len(buffer):
+                    fetch = secrets.token_bytes if self._token_bytes is None else self._token_bytes
+                    buffer, at = fetch(self.BUFFER), 0
+                    self._buffer, self._at = buffer, 0
+                j = buffer[at] & mask
+                at += 1
+                if j <= i:
+                    break
+            cards[i], cards[j] = cards[j], cards[i]
+        self._at = at
+
+
+# ``randbelow(i + 1)``'s mask by ``i``: the low bits of a byte that cover 0 to i.
+_MASKS = tuple((1 << i.bit_length()) - 1 for i in range(256))
+
 
 class SystemRandomSource(ByteDraws, threading.local):
     """The operating system's CSPRNG, by rejection, never modulo.
@@ -115,6 +148,9 @@ def shuffled_deck(source: RandomSource) -> list[Card]:
     """A full deck in random order: Fisher-Yates, swapping each position from the top
     with a uniformly chosen position at or below it."""
     deck = list(FULL_DECK)
+    if isinstance(source, ByteDraws):  # the system's source: the same draws, inline
+        source.shuffle(deck)
+        return deck
     draw = source.randbelow
     for i in range(len(deck) - 1, 0, -1):
         j = draw(i + 1)
