@@ -60,6 +60,11 @@ from cardroom.rules import MinRaise, Rules, Showdown
 # 7,462 distinct ranks: name each once
 _hand_name = functools.cache(hand_name)
 
+# Events made by the tuple's own constructor, every field given in order: a named
+# tuple's generated ``__new__`` is a Python call that only passes its arguments on,
+# and a hand logs two dozen events or more.
+_new = tuple.__new__
+
 
 class Street(IntEnum):
     PREFLOP = 0
@@ -383,7 +388,7 @@ class Hand:
             self.bets[i] += amount
         elif self.setup.big_blind_ante:
             self.dead[i] += amount
-        self.events.append(BlindPosted(self.seats[i], blind, amount, self.stacks[i] == 0))
+        self.events.append(_new(BlindPosted, (self.seats[i], blind, amount, self.stacks[i] == 0)))
 
     def _post_forced_bets(self) -> None:
         s = self.setup
@@ -412,7 +417,7 @@ class Hand:
         seats, deck = self.seats, self.deck
         n = len(seats)
         self.hole = [[deck[i], deck[i + n]] for i in range(n)]
-        self.events.extend([HoleCardDealt(seats[k % n], deck[k]) for k in range(2 * n)])
+        self.events.extend([_new(HoleCardDealt, (seats[k % n], deck[k])) for k in range(2 * n)])
         self.deck_pos = 2 * n
 
     # ------------------------------------------------------------------ queries
@@ -698,7 +703,9 @@ class Hand:
     def _fold(self, i: int, timed_out: bool) -> None:
         self._mark_folded(i)
         self.acted[i] = True
-        self.events.append(PlayerActed(self.seats[i], "fold", 0, self.bets[i], False, timed_out))
+        self.events.append(
+            _new(PlayerActed, (self.seats[i], "fold", 0, self.bets[i], False, timed_out))
+        )
         self._advance(i)
 
     def _put(self, i: int, action: str, amount: int, timed_out: bool) -> None:
@@ -713,7 +720,10 @@ class Hand:
         self.acted_bet[i] = self.current_bet  # the bet this player has now answered
         self.acted_seq[i] = self.full_raise_seq
         self.events.append(
-            PlayerActed(self.seats[i], action, amount, self.bets[i], self.stacks[i] == 0, timed_out)
+            _new(
+                PlayerActed,
+                (self.seats[i], action, amount, self.bets[i], self.stacks[i] == 0, timed_out),
+            )
         )
         self._advance(i)
 
@@ -747,7 +757,7 @@ class Hand:
             return
         self._mark_folded(i)
         self._legal = None
-        self.events.append(PlayerActed(seat, "fold", 0, self.bets[i], False, False))
+        self.events.append(_new(PlayerActed, (seat, "fold", 0, self.bets[i], False, False)))
         if self._live == 1:
             self.to_act = -1
             self._end_round()
@@ -814,7 +824,7 @@ class Hand:
             self._with_chips += 1
         self.stacks[i] += excess
         self.contributed[i] -= excess
-        self.events.append(BetReturned(self.seats[i], excess))
+        self.events.append(_new(BetReturned, (self.seats[i], excess)))
 
     def _end_round(self) -> None:
         self._return_uncalled()
@@ -847,14 +857,14 @@ class Hand:
         count = 3 if street == Street.FLOP else 1
         cards = tuple(self.deck[pos + 1 : pos + 1 + count])
         self.deck_pos = pos + 1 + count
-        self.events.append(CardBurned(self.deck[pos]))
+        self.events.append(_new(CardBurned, (self.deck[pos],)))
         self.board.extend(cards)
-        self.events.append(BoardDealt(STREET_NAMES[street], cards))
+        self.events.append(_new(BoardDealt, (STREET_NAMES[street], cards)))
 
     def _award_uncontested(self, winner: int) -> None:
         amount = sum(self.contributed)
         self.stacks[winner] += amount
-        self.events.append(PotAwarded(0, amount, (self.seats[winner],), (amount,), ""))
+        self.events.append(_new(PotAwarded, (0, amount, (self.seats[winner],), (amount,), "")))
         self._finish()
 
     def _showdown(self) -> None:
@@ -873,9 +883,11 @@ class Hand:
             if reveal_all or not shown or self._could_win(i, ranks, pots, shown):
                 shown.append(i)
                 cards = tuple(self.hole[i])
-                self.events.append(HandShown(self.seats[i], cards, ranks[i], _hand_name(ranks[i])))
+                self.events.append(
+                    _new(HandShown, (self.seats[i], cards, ranks[i], _hand_name(ranks[i])))
+                )
             else:
-                self.events.append(HandMucked(self.seats[i]))
+                self.events.append(_new(HandMucked, (self.seats[i],)))
         contenders = set(shown)
         for number, pot in enumerate(pots):
             eligible = [i for i in pot.eligible if i in contenders]
@@ -888,12 +900,15 @@ class Hand:
                 self.stacks[i] += share
             name = _hand_name(best) if len(pot.eligible) > 1 else ""
             self.events.append(
-                PotAwarded(
-                    number,
-                    pot.amount,
-                    tuple(self.seats[i] for i in winners),
-                    tuple(shares),
-                    name,
+                _new(
+                    PotAwarded,
+                    (
+                        number,
+                        pot.amount,
+                        tuple(self.seats[i] for i in winners),
+                        tuple(shares),
+                        name,
+                    ),
                 )
             )
         self._finish()
@@ -915,7 +930,7 @@ class Hand:
         # The pots paid an all-in winner chips again: count anew, as a hand read back
         # from its state does, so the finished hand in memory is the stored one.
         self._count_players()
-        self.events.append(HandEnded(tuple(self.stacks)))
+        self.events.append(_new(HandEnded, (tuple(self.stacks),)))
 
     # ---------------------------------------------------------------- results
 
