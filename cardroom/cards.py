@@ -47,6 +47,10 @@ RANK_PLURALS = (
 )
 SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 
+# Each card's text, by number, looked up rather than put together: the views name
+# every card they show, a dozen or more each change.
+_CARD_TEXTS = tuple(RANKS[card >> 2] + SUITS[card & 3] for card in range(52))
+
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
@@ -113,7 +117,7 @@ def check_distinct(cards: Sequence[int]) -> None:
 def card_text(card: int) -> str:
     if not 0 <= card < 52:
         raise CardError(f"{card} is not a card number (0 to 51).")
-    return RANKS[card >> 2] + SUITS[card & 3]
+    return _CARD_TEXTS[card]
 
 
 def cards_text(cards: Iterable[int], sep: str = "") -> str:
