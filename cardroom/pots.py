@@ -15,6 +15,9 @@ class Pot(NamedTuple):
     eligible: tuple[int, ...]  # players (indices) who can win it
 
 
+_new = tuple.__new__
+
+
 def side_pots(contributed: Sequence[int], folded: Sequence[bool], dead_money: int = 0) -> list[Pot]:
     """Pots from each player's total contribution, main pot first.
 
@@ -27,16 +30,16 @@ def side_pots(contributed: Sequence[int], folded: Sequence[bool], dead_money: in
     live_levels = sorted({c for c, f in zip(contributed, folded, strict=True) if not f and c > 0})
     pots: list[Pot] = []
     previous = 0
+    # List comprehensions rather than generators, and each pot made by the tuple's
+    # own constructor: the views ask for the pots at every change. (A player at or
+    # below the last level adds nothing to the next: ``min(c, level) - min(c,
+    # previous)`` is 0 for them.)
     for level in live_levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributed)
-        eligible = tuple(
-            i
-            for i, (c, f) in enumerate(zip(contributed, folded, strict=True))
-            if not f and c >= level
-        )
-        pots.append(Pot(amount, eligible))
+        amount = sum([(level if c > level else c) - previous for c in contributed if c > previous])
+        eligible = tuple([i for i, c in enumerate(contributed) if c >= level and not folded[i]])
+        pots.append(_new(Pot, (amount, eligible)))
         previous = level
-    leftover = sum(c - previous for c in contributed if c > previous)
+    leftover = sum([c - previous for c in contributed if c > previous])
     if leftover:
         if pots:
             last = pots[-1]
