@@ -90,6 +90,16 @@ def kept_json(value: Any) -> bytes:
 STREET_NAMES = ("preflop", "flop", "turn", "river", "complete")
 _NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.COMPLETE)
 
+# The enum members the hand's steps compare with, read once: in Python 3.11 a
+# member read off its class (``Street.RIVER``) goes through the enum metaclass's
+# attribute hook, about a thousand instructions (callgrind), where a module name is
+# a dict lookup. The members themselves, so ``is`` and ``==`` hold as before.
+_PREFLOP, _FLOP, _RIVER, _COMPLETE = Street.PREFLOP, Street.FLOP, Street.RIVER, Street.COMPLETE
+_ALL_IN, _FOLD, _CHECK = ActionKind.ALL_IN, ActionKind.FOLD, ActionKind.CHECK
+_CALL, _BET, _RAISE = ActionKind.CALL, ActionKind.BET, ActionKind.RAISE
+_BIG_BLIND_RAISES = MinRaise.BIG_BLIND
+_SIMULTANEOUS = Showdown.SIMULTANEOUS
+
 
 __all__ = [
     "STREET_NAMES",
@@ -352,7 +362,7 @@ class Hand:
         hand.board = []
         hand.deck = list(deck)
         hand.deck_pos = 0
-        hand.street = Street.PREFLOP
+        hand.street = _PREFLOP
         hand.to_act = -1
         hand.small_blind_index = (
             -1 if setup.small_blind_seat is None else hand.seats.index(setup.small_blind_seat)
@@ -424,7 +434,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.street == Street.COMPLETE
+        return self.street == _COMPLETE
 
     @property
     def seat_to_act(self) -> int | None:
@@ -468,7 +478,7 @@ class Hand:
     def _increment(self) -> int:
         """The smallest full raise (or bet) size."""
         bb = self.setup.big_blind
-        if self.rules.min_raise is MinRaise.BIG_BLIND:
+        if self.rules.min_raise is _BIG_BLIND_RAISES:
             return bb
         return max(self.last_full_raise, bb)
 
@@ -492,7 +502,7 @@ class Hand:
         can_bet = can_raise = False
         min_to = max_to = 0
         if total > match and others and self._someone_could_call_more(i, match):
-            if rules.min_raise is MinRaise.BIG_BLIND:
+            if rules.min_raise is _BIG_BLIND_RAISES:
                 increment = bb
             else:
                 increment = self.last_full_raise if self.last_full_raise > bb else bb
@@ -608,32 +618,29 @@ class Hand:
                 kind = ActionKind(kind)
             except ValueError:
                 raise ActionNotAllowed(f"{kind!r} is not a poker action.") from None
-        if kind is ActionKind.ALL_IN:
+        if kind is _ALL_IN:
             if not legal.can_all_in:
                 raise self._not_allowed(i, legal, kind)
-            if legal.stack <= legal.to_call:
-                kind = ActionKind.CALL
-            else:
-                kind = ActionKind.BET if legal.can_bet else ActionKind.RAISE
+            kind = _CALL if legal.stack <= legal.to_call else _BET if legal.can_bet else _RAISE
             to = legal.all_in_to
-        elif kind is ActionKind.FOLD:
+        elif kind is _FOLD:
             if not legal.can_fold:
                 raise ActionNotAllowed("You can check for free, so folding is not allowed.")
             if not _dry_run:
                 self._fold(i, timed_out)
             return
-        elif kind is ActionKind.CHECK:
+        elif kind is _CHECK:
             if not legal.can_check:
                 raise ActionNotAllowed(f"You cannot check: {legal.to_call} to call.")
             if not _dry_run:
                 self._put(i, "check", 0, timed_out)
             return
-        elif kind is ActionKind.CALL:
+        elif kind is _CALL:
             if not legal.can_call:
                 raise ActionNotAllowed("There is nothing to call: check instead.")
             to = legal.bet + legal.call_amount
         else:
-            allowed = legal.can_bet if kind is ActionKind.BET else legal.can_raise
+            allowed = legal.can_bet if kind is _BET else legal.can_raise
             if not allowed:
                 raise self._not_allowed(i, legal, kind)
             amount = action.amount
@@ -730,7 +737,7 @@ class Hand:
     def _bet_to(
         self, i: int, kind: ActionKind, to: int, legal: LegalActions, timed_out: bool
     ) -> None:
-        if kind is ActionKind.CALL:
+        if kind is _CALL:
             self._put(i, "call", to - legal.bet, timed_out)
             return
         match = legal.bet + legal.to_call
@@ -740,7 +747,7 @@ class Hand:
                 self.raises += 1  # the opening bet after the flop is not a raise
             self.last_full_raise = size
             self.full_raise_seq += 1
-        if self.street == Street.RIVER:
+        if self.street == _RIVER:
             self.river_aggressor = i
         self.current_bet = max(self.current_bet, to)
         self._put(i, str(kind), to - legal.bet, timed_out)
@@ -833,13 +840,13 @@ class Hand:
         if self._live == 1:
             self._award_uncontested(self.folded.index(False))
             return
-        if self.street == Street.RIVER:
+        if self.street == _RIVER:
             self._showdown()
             return
         if self._with_chips < 2:
             # nobody can bet against anyone: deal the board out
             self.ran_out = True
-            while self.street < Street.RIVER:
+            while self.street < _RIVER:
                 self._deal_street()
             self._showdown()
             return
@@ -854,7 +861,7 @@ class Hand:
     def _deal_street(self) -> None:
         street = self.street = _NEXT_STREET[self.street]
         pos = self.deck_pos
-        count = 3 if street == Street.FLOP else 1
+        count = 3 if street == _FLOP else 1
         cards = tuple(self.deck[pos + 1 : pos + 1 + count])
         self.deck_pos = pos + 1 + count
         self.events.append(_new(CardBurned, (self.deck[pos],)))
@@ -877,7 +884,7 @@ class Hand:
         first = self.river_aggressor if self.river_aggressor in ranks else live[0]
         start = live.index(first)
         order = live[start:] + live[:start]
-        reveal_all = self.rules.showdown is Showdown.SIMULTANEOUS or self.ran_out
+        reveal_all = self.rules.showdown is _SIMULTANEOUS or self.ran_out
         shown: list[int] = []
         for i in order:
             if reveal_all or not shown or self._could_win(i, ranks, pots, shown):
@@ -925,7 +932,7 @@ class Hand:
         return False
 
     def _finish(self) -> None:
-        self.street = Street.COMPLETE
+        self.street = _COMPLETE
         self.to_act = -1
         # The pots paid an all-in winner chips again: count anew, as a hand read back
         # from its state does, so the finished hand in memory is the stored one.
