@@ -33,6 +33,10 @@ from typing import Any
 
 from cardroom.rules import ButtonRule
 
+# The rules ``next_positions`` compares with at each deal, read once (see
+# ``cardroom.table.table``).
+_SIMPLE_ROTATION, _MOVING_BIG_BLIND = ButtonRule.SIMPLE_ROTATION, ButtonRule.MOVING_BIG_BLIND
+
 
 @dataclass(frozen=True, slots=True)
 class Positions:
@@ -90,7 +94,7 @@ def next_positions(
     """Where the button and blinds go for a hand dealt to ``dealt`` (two or more seats)."""
     if len(dealt) < 2:
         raise ValueError("A hand needs two players.")
-    if rule is ButtonRule.SIMPLE_ROTATION:
+    if rule is _SIMPLE_ROTATION:
         return first_positions(next_seat(last.button, dealt, seat_count), dealt, seat_count)
     big = next_seat(last.big_blind, dealt, seat_count)
     if len(dealt) == 2:  # heads-up: the other player has the button and posts the small blind
@@ -98,7 +102,7 @@ def next_positions(
         return Positions(other, other, big)
     heads_up_before = last.button == last.small_blind
     if (
-        rule is ButtonRule.MOVING_BIG_BLIND
+        rule is _MOVING_BIG_BLIND
         and not heads_up_before
         and last.small_blind not in dealt
         and last.big_blind not in dealt
@@ -111,7 +115,7 @@ def next_positions(
         # between that seat and the big blind: nobody is dealt in between the
         # blinds, so the blinds go to the players before the big blind as usual.
         return Positions(last.button, last.small_blind, big)
-    if rule is ButtonRule.MOVING_BIG_BLIND or heads_up_before:
+    if rule is _MOVING_BIG_BLIND or heads_up_before:
         small = previous_seat(big, dealt, seat_count)
         return Positions(previous_seat(small, dealt, seat_count), small, big)
     # the dead button: positions follow the seats, occupied or not

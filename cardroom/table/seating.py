@@ -21,6 +21,10 @@ from cardroom.rules import Format
 from cardroom.table.errors import AlreadySeated, SeatUnavailable
 from cardroom.table.events import PlayerId
 
+# The formats ``can_play`` compares with, for each seat at each deal, read once
+# (see ``cardroom.table.table``).
+_PER_HAND, _TOURNAMENT = Format.PER_HAND, Format.TOURNAMENT
+
 
 class Leaving(StrEnum):
     """Why a player is cashed out as soon as nothing of theirs is in a pot."""
@@ -106,11 +110,11 @@ def draw_seats(seats: Mapping[int, Seat], seat_count: int, source: RandomSource)
 
 def can_play(seat: Seat, fmt: Format, balance: int | None = None, buy_in: int = 0) -> bool:
     """Could this player be dealt into the next hand (waiting for the big blind aside)?"""
-    if fmt is Format.TOURNAMENT:
+    if fmt is _TOURNAMENT:
         return seat.stack > 0
     if seat.sitting_out or seat.leaving is not None:
         return False
-    if fmt is Format.PER_HAND:
+    if fmt is _PER_HAND:
         return balance is not None and balance >= buy_in
     return seat.stack > 0
 

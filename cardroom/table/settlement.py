@@ -29,6 +29,9 @@ from cardroom.table.seating import Leaving, Seat
 from cardroom.table.status import TableStatus
 from cardroom.table.tournament import places_for_busts, prizes
 
+# The formats a hand's end compares with, read once (see ``cardroom.table.table``).
+_CASH, _PER_HAND, _TOURNAMENT = Format.CASH, Format.PER_HAND, Format.TOURNAMENT
+
 
 class Settling(Protocol):
     """What settling needs of a table (``Table`` is one)."""
@@ -93,7 +96,7 @@ def finish_hand(table: Settling, now: float) -> list[TableEvent]:
     events: list[TableEvent] = []
     in_hand = [table.seats[n] for n in sorted(table.hand_players) if n not in table.settled]
     for seat in in_hand:
-        if table.format is Format.PER_HAND:
+        if table.format is _PER_HAND:
             events.append(per_hand.settlement(seat.player, final[seat.number]))
             seat.stack = 0
         else:
@@ -106,13 +109,13 @@ def finish_hand(table: Settling, now: float) -> list[TableEvent]:
     for seat in in_hand:
         if seat.leaving is not None:
             events.extend(remove(table, seat, now, seat.leaving.value))
-    if table.format is Format.CASH:
+    if table.format is _CASH:
         for seat in in_hand:
             if seat.number in table.seats and seat.stack == 0:
                 events.append(PlayerBusted(seat.player))
                 if not table.config.rules.cash_rebuy:
                     events.extend(remove(table, seat, now, "busted"))
-    if table.format is Format.TOURNAMENT:
+    if table.format is _TOURNAMENT:
         events.extend(_eliminate(table, hand))
     # Whether a cash table is now short of players is the caller's next step
     # (``Table._check_short``): settling is the hand's end, not the table's state.

@@ -61,6 +61,14 @@ from cardroom.table.seating import (
 from cardroom.table.status import TableStatus
 
 _COMPLETE = Street.COMPLETE
+# The enum members a command's steps compare with, read once: in Python 3.11 a
+# member read off its class (``Format.CASH``) goes through the enum metaclass's
+# attribute hook, about a thousand instructions (callgrind), where a module name is
+# a dict lookup.
+_CASH, _PER_HAND, _TOURNAMENT = Format.CASH, Format.PER_HAND, Format.TOURNAMENT
+_WAITING, _PLAYING = TableStatus.WAITING, TableStatus.PLAYING
+_OVER = (TableStatus.FINISHED, TableStatus.CANCELLED)
+_TIMED_OUT = Leaving.TIMED_OUT
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +197,7 @@ class Table:
 
     def money_held(self) -> int:
         """Money the table holds for players: balances plus this never changes."""
-        if self.format is Format.TOURNAMENT:
+        if self.format is _TOURNAMENT:
             return self.prize_pool
         return self.chips_in_play() if self.config.pays_money else 0
 
@@ -382,15 +390,15 @@ class Table:
     ) -> list[TableEvent]:
         """Deal the next hand from ``deck``. Per-hand tables need the balances of the
         seated players. With fewer than two able to play the table pauses instead."""
-        if self.status is TableStatus.WAITING:
+        if self.status is _WAITING:
             raise NotAllowedNow("The game has not started.")
-        if self.status in (TableStatus.FINISHED, TableStatus.CANCELLED):
+        if self.status in _OVER:
             raise NotAllowedNow("This game is over.")
         if self.hand_running:
             raise NotAllowedNow("A hand is being played.")
         if self.held:
             raise NotAllowedNow("The table is paused by the host.")
-        if self.format is Format.PER_HAND and balances is None:
+        if self.format is _PER_HAND and balances is None:
             raise TableError("Dealing at a per-hand table needs the players' balances.")
         plan = self.plan(now, balances)
         if plan is None:
@@ -410,7 +418,7 @@ class Table:
         self.hand.act(action, seat=seat.number)
         seat.timeouts = 0
         events: list[TableEvent] = []
-        if seat.leaving is Leaving.TIMED_OUT:  # back in time: acting resets the count
+        if seat.leaving is _TIMED_OUT:  # back in time: acting resets the count
             seat.leaving = None
             events.append(CashOutCancelled(player))
         return events + self._after_action(now)
@@ -497,7 +505,7 @@ class Table:
             )
 
     def _setup(self, plan: HandPlan) -> HandSetup:
-        if self.format is Format.PER_HAND:
+        if self.format is _PER_HAND:
             stacks = tuple(self.config.buy_in for _ in plan.seats)
         else:
             stacks = tuple(self.seats[n].stack for n in plan.seats)
@@ -515,14 +523,14 @@ class Table:
     def _start_hand(self, plan: HandPlan, hand: Hand, now: float) -> list[TableEvent]:
         dealt = [self.seats[n] for n in plan.seats]
         events: list[TableEvent] = []
-        if self.format is Format.PER_HAND:
+        if self.format is _PER_HAND:
             events.extend(per_hand.hand_buy_ins((s.player for s in dealt), self.config.buy_in))
         setup, pos = hand.setup, plan.positions
         self.hand = hand
         for number, seat in self.seats.items():
             if number in plan.seats:
                 seat.waiting = False
-            elif self.format is Format.CASH:
+            elif self.format is _CASH:
                 seat.waiting = True  # missed a hand: back in when the big blind comes
         self.hand_players = {s.number: s.player for s in dealt}
         self.settled = set()
@@ -563,7 +571,7 @@ class Table:
     def _check_short(self, now: float) -> list[TableEvent]:
         """Cash games pause while fewer than two players can play and resume when two
         can. (Per-hand tables find out when dealing, from the balances.)"""
-        if self.format is not Format.CASH or self.status is not TableStatus.PLAYING:
+        if self.format is not _CASH or self.status is not _PLAYING:
             return []
         if self.hand_running:
             return []
