@@ -16,33 +16,40 @@ class ActionKind(StrEnum):
     ALL_IN = "all_in"
 
 
+# The kinds read once, as module names: in Python 3.11 a member read off its class
+# (``ActionKind.CHECK``) goes through the enum metaclass's attribute hook, about a
+# thousand instructions (callgrind); the room lists the legal kinds at every turn.
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_BET, _RAISE, _ALL_IN = ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN
+
+
 class Action(NamedTuple):
     kind: ActionKind
     amount: int | None = None  # for bet and raise: the player's total bet in the round
 
     @classmethod
     def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
+        return cls(_FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
+        return cls(_CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return cls(ActionKind.CALL)
+        return cls(_CALL)
 
     @classmethod
     def bet(cls, to: int) -> Action:
-        return cls(ActionKind.BET, to)
+        return cls(_BET, to)
 
     @classmethod
     def raise_to(cls, to: int) -> Action:
-        return cls(ActionKind.RAISE, to)
+        return cls(_RAISE, to)
 
     @classmethod
     def all_in(cls) -> Action:
-        return cls(ActionKind.ALL_IN)
+        return cls(_ALL_IN)
 
 
 class LegalActions(NamedTuple):
@@ -74,17 +81,17 @@ class LegalActions(NamedTuple):
     def kinds(self) -> list[ActionKind]:
         out = []
         if self.can_fold:
-            out.append(ActionKind.FOLD)
+            out.append(_FOLD)
         if self.can_check:
-            out.append(ActionKind.CHECK)
+            out.append(_CHECK)
         if self.can_call:
-            out.append(ActionKind.CALL)
+            out.append(_CALL)
         if self.can_bet:
-            out.append(ActionKind.BET)
+            out.append(_BET)
         if self.can_raise:
-            out.append(ActionKind.RAISE)
+            out.append(_RAISE)
         if self.can_all_in:
-            out.append(ActionKind.ALL_IN)
+            out.append(_ALL_IN)
         return out
 
 
@@ -155,15 +162,15 @@ class AllowedActions(NamedTuple):
             kind = ActionKind(action.kind)
         except ValueError:
             return False
-        if kind is ActionKind.FOLD:
+        if kind is _FOLD:
             return self.can_fold
-        if kind is ActionKind.CHECK:
+        if kind is _CHECK:
             return self.can_check
-        if kind is ActionKind.CALL:
+        if kind is _CALL:
             return self.can_call
-        if kind is ActionKind.ALL_IN:
+        if kind is _ALL_IN:
             return self.all_in_to is not None
-        sizes = self.bet_to if kind is ActionKind.BET else self.raise_to
+        sizes = self.bet_to if kind is _BET else self.raise_to
         return sizes is not None and action.amount in sizes
 
 
