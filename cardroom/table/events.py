@@ -254,10 +254,20 @@ def balance_changes(events: Iterable[TableEvent]) -> dict[PlayerId, int]:
 
 
 def table_event_to_dict(event: TableEvent) -> dict[str, Any]:
-    data: dict[str, Any] = {"type": type(event).__name__}
-    for field in dataclasses.fields(event):
-        data[field.name] = _plain(getattr(event, field.name))
+    cls = type(event)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(field.name for field in dataclasses.fields(cls))
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name in names:
+        value = getattr(event, name)
+        data[name] = _plain(value) if isinstance(value, tuple) else value
     return data
+
+
+# Each record type's field names, in order, as ``dataclasses.fields`` gives them:
+# found once a type rather than once a record (the room writes every record).
+_FIELD_NAMES: dict[type[TableEvent], tuple[str, ...]] = {}
 
 
 def table_event_from_dict(data: dict[str, Any]) -> TableEvent:
