@@ -339,7 +339,7 @@ class Hand:
             raise SetupError("The deck is too short for this many players.")
         if len(set(deck)) != len(deck):
             check_distinct(deck)  # names the repeated card
-        if not all(0 <= c < 52 for c in deck):
+        if min(deck) < 0 or max(deck) > 51:  # every card 0 to 51, without a step a card
             raise SetupError("A deck holds cards 0 to 51 only.")
         hand = cls.__new__(cls)
         hand.rules = rules

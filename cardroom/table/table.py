@@ -508,7 +508,7 @@ class Table:
         if self.format is _PER_HAND:
             stacks = tuple(self.config.buy_in for _ in plan.seats)
         else:
-            stacks = tuple(self.seats[n].stack for n in plan.seats)
+            stacks = tuple([self.seats[n].stack for n in plan.seats])
         pos = plan.positions
         return HandSetup(
             seats=plan.seats,
