@@ -127,7 +127,7 @@ def new_salts(token_bytes: Callable[[int], bytes]) -> tuple[bytes, ...]:
     block = token_bytes(SALT_BYTES * DECK_SIZE)
     if len(block) != SALT_BYTES * DECK_SIZE:
         raise FairnessError(f"Each salt must be {SALT_BYTES} bytes.")
-    return tuple(block[at : at + SALT_BYTES] for at in range(0, len(block), SALT_BYTES))
+    return tuple([block[at : at + SALT_BYTES] for at in range(0, len(block), SALT_BYTES)])
 
 
 def commit(deck: Iterable[int], salts: Sequence[bytes]) -> tuple[bytes, DeckTree]:
@@ -162,19 +162,25 @@ _LEAF_HEADS = tuple(
 )
 
 
+_ALL_CARDS = set(range(DECK_SIZE))
+_SALT_LENGTH = {SALT_BYTES}
+
+
 def deck_root(deck: Iterable[int], salts: Sequence[bytes]) -> bytes:
     """``commit``'s root alone, for the deal, which publishes the root and stores the
     salts (the tree is rebuilt from them to reveal): the same checks and hashes
     without the tree's table, each leaf's head looked up rather than built, about
     half ``commit``'s time."""
     cards = tuple(deck)
-    if len(cards) != DECK_SIZE or sorted(cards) != list(range(DECK_SIZE)):
+    # 52 cards making the set of all 52 is each card once: ``commit``'s check, by a
+    # set rather than a sort (and the salts' lengths likewise), without a step a card.
+    if len(cards) != DECK_SIZE or set(cards) != _ALL_CARDS:
         raise FairnessError("A committed deck holds each of the 52 cards once.")
     if len(salts) != DECK_SIZE:
         raise FairnessError(f"Give one salt per card: {DECK_SIZE}, not {len(salts)}.")
-    for salt in salts:
-        if len(salt) != SALT_BYTES:
-            raise FairnessError(f"A salt is {SALT_BYTES} bytes, not {len(salt)}.")
+    if set(map(len, salts)) != _SALT_LENGTH:
+        wrong = next(len(salt) for salt in salts if len(salt) != SALT_BYTES)
+        raise FairnessError(f"A salt is {SALT_BYTES} bytes, not {wrong}.")
     sha256 = hashlib.sha256
     hashes = [
         sha256(head[card] + salt).digest()
