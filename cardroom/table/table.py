@@ -122,7 +122,8 @@ class Table:
     def hand_running(self) -> bool:
         # The hand's street read here rather than through ``Hand.is_over``: asked
         # about ten times a command (the turn clock, the deal's due time, each seat's
-        # ``in_hand``), a second property call each time.
+        # ``in_hand``), a second property call each time. (``in_hand``,
+        # ``turn_deadline`` and ``deal_due`` read it inline, for the same reason.)
         hand = self.hand
         return hand is not None and hand.street is not _COMPLETE
 
@@ -137,8 +138,10 @@ class Table:
 
     def in_hand(self, seat: Seat) -> bool:
         """Is this player in the running hand (folded or not)?"""
+        hand = self.hand
         return (
-            self.hand_running
+            hand is not None
+            and hand.street is not _COMPLETE
             and self.hand_players.get(seat.number) == seat.player
             and seat.number not in self.settled
         )
@@ -203,13 +206,20 @@ class Table:
 
     def turn_deadline(self) -> float | None:
         clock = self.config.rules.turn_clock_seconds
-        if not self.hand_running or clock is None or self.turn_started_at is None:
+        hand = self.hand
+        if (
+            hand is None
+            or hand.street is _COMPLETE
+            or clock is None
+            or self.turn_started_at is None
+        ):
             return None
         return self.turn_started_at + clock
 
     def deal_due(self) -> float | None:
         """When the next hand is due if not everyone presses Continue first."""
-        if self.hand_running or self.hand_ended_at is None:
+        hand = self.hand
+        if (hand is not None and hand.street is not _COMPLETE) or self.hand_ended_at is None:
             return None
         return self.hand_ended_at + self.config.rules.between_hands_seconds
 
