@@ -277,12 +277,13 @@ def users_in(
     ``user_for_token`` would raise for it. Commands committed together
     (``cardroom.service.game.together``) prove the sessions of a whole batch so, at
     its start."""
-    wanted = {token_hash(token): token for token in tokens}
+    wanted = {_batch_hash(token): token for token in tokens}
     hashes = sorted(wanted)
-    statement, places = _proofs_for(len(hashes))
+    statement, names = _proofs_for(len(hashes))
     # The places past the batch's hashes repeat the last one: the same rows found.
+    last = hashes[-1]
     rows = statement.rows(
-        session, {f"h{i}": hashes[min(i, len(hashes) - 1)] for i in range(places)}
+        session, {name: hashes[i] if i < len(hashes) else last for i, name in enumerate(names)}
     )
     found = {row[0]: row[1:] for row in rows}
     now = ctx.now()  # one moment for the batch's proofs, as its statement reads one
@@ -341,19 +342,39 @@ _PREPARED_PROOF = Prepared(_PROOF)
 
 
 @cache
-def _proofs_for(count: int) -> tuple[Prepared, int]:
-    """``users_in``'s statement for ``count`` sessions and how many hashes it takes:
+def _proofs_for(count: int) -> tuple[Prepared, tuple[str, ...]]:
+    """``users_in``'s statement for ``count`` sessions and its hashes' names:
     ``count`` rounded up to a power of two, so that a batch (up to 32 commands)
     meets one of six statements, each compiled once for each database and sent as
     ``Prepared`` sends it (an ``IN`` list expanded at each execution cannot be)."""
     places = 1 << max(count - 1, 0).bit_length()
     hashed = _SESSIONS.token_hash
+    names = tuple(f"h{i}" for i in range(places))
     statement = (
         select(hashed, *_PROOF.selected_columns)
         .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
-        .where(hashed.in_([bindparam(f"h{i}", type_=hashed.type) for i in range(places)]))
+        .where(hashed.in_([bindparam(name, type_=hashed.type) for name in names]))
     )
-    return Prepared(statement), places
+    return Prepared(statement), names
+
+
+# The hashes of the tokens the committer's batches proved lately: a player's every
+# command carries the same token, hashed (SHA-256 and its hex) again each time.
+# Only the hash is remembered, never the proof: each batch still reads every
+# sender's session and user in its own transaction (``users_in``), so a session
+# signed out or a player suspended is refused at their next command. At most
+# ``_BATCH_HASHES_MAX`` tokens, forgotten all at once past that.
+_BATCH_HASHES: dict[str, str] = {}
+_BATCH_HASHES_MAX = 4096
+
+
+def _batch_hash(token: str) -> str:
+    found = _BATCH_HASHES.get(token)
+    if found is None:
+        if len(_BATCH_HASHES) >= _BATCH_HASHES_MAX:
+            _BATCH_HASHES.clear()
+        found = _BATCH_HASHES[token] = token_hash(token)
+    return found
 
 
 def _proof(ctx: ServiceContext, session: Session, token: str) -> tuple[UserInfo, datetime]:

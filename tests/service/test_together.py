@@ -378,3 +378,17 @@ def test_a_refusal_runs_the_batch_again_each_command_in_a_savepoint(
 def _locks(statement: str) -> bool:
     """The read that locks a game's row and loads it (``game_rows.lock_game``)."""
     return statement.startswith("SELECT games.id") and "\nFROM games \nWHERE games.id" in statement
+
+
+def test_a_session_signed_out_after_its_batch_is_refused_at_the_next(
+    ctx: ServiceContext,
+) -> None:
+    """The batches remember a token's hash, never its proof: a sender proved in one
+    batch who then signs out is refused in the next, read in its transaction."""
+    ((a, token, version),) = tables(ctx, 1)
+    first = run_together(ctx, [call(a, token, version)])[0]
+    assert first.result is not None and first.user is not None
+    accounts.sign_out(ctx, token)
+    done = run_together(ctx, [call(a, token, first.result.version)])[0]
+    assert isinstance(done.refused, AuthenticationFailed) and done.user is None
+    assert version_of(ctx, a) == first.result.version
