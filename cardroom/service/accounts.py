@@ -282,18 +282,40 @@ def users_in(
     statement, names = _proofs_for(len(hashes))
     # The places past the batch's hashes repeat the last one: the same rows found.
     last = hashes[-1]
+    if len(_PROOF_ROWS) >= _BATCH_HASHES_MAX:
+        _PROOF_ROWS.clear()
     rows = statement.rows(
-        session, {name: hashes[i] if i < len(hashes) else last for i, name in enumerate(names)}
+        session,
+        {name: hashes[i] if i < len(hashes) else last for i, name in enumerate(names)},
+        _PROOF_ROWS,
     )
-    found = {row[0]: row[1:] for row in rows}
+    found = {row[0]: row for row in rows}
     now = ctx.now()  # one moment for the batch's proofs, as its statement reads one
     proofs: dict[str, UserInfo | AuthenticationFailed | AccountSuspended] = {}
     for key, token in wanted.items():
         try:
-            proofs[token] = _judged(now, found.get(key))[0]
+            proofs[token] = _proved(now, found.get(key))
         except (AuthenticationFailed, AccountSuspended) as refused:
             proofs[token] = refused
     return proofs
+
+
+def _proved(now: datetime, row: tuple[Any, ...] | None) -> UserInfo:
+    """``_judged`` for a row of ``users_in``'s statement (the hash first). The user
+    of a row read before with the same values (each batch reads them afresh) is
+    the one made then: a row that passed the checks of its values passes them
+    again, all but its expiry, which is checked against this batch's moment."""
+    if row is None:
+        raise AuthenticationFailed(SIGN_IN_AGAIN)
+    user = _PROVED_USERS.get(row)
+    if user is None:
+        user = _judged(now, row[1:])[0]
+        if len(_PROVED_USERS) >= _BATCH_HASHES_MAX:
+            _PROVED_USERS.clear()
+        _PROVED_USERS[row] = user
+    elif row[2] <= now:  # the session's ``expires_at``
+        raise AuthenticationFailed(SESSION_EXPIRED)
+    return user
 
 
 def user_for_recent_token(ctx: ServiceContext, token: str) -> UserInfo:
@@ -366,6 +388,13 @@ def _proofs_for(count: int) -> tuple[Prepared, tuple[str, ...]]:
 # ``_BATCH_HASHES_MAX`` tokens, forgotten all at once past that.
 _BATCH_HASHES: dict[str, str] = {}
 _BATCH_HASHES_MAX = 4096
+
+
+# The batches' proof rows as the driver answered them, each converted once
+# (``Prepared.rows``' ``seen``), and the user of each that passed the proof: the
+# values are read every batch and only their conversion is remembered.
+_PROOF_ROWS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_PROVED_USERS: dict[tuple[Any, ...], UserInfo] = {}
 
 
 def _batch_hash(token: str) -> str:

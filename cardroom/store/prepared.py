@@ -186,15 +186,22 @@ class Prepared:
         return pipelined.installed(connection, None if held is None else held.heard)
 
     def rows(
-        self, where: Session | Connection, params: Mapping[str, Any]
+        self,
+        where: Session | Connection,
+        params: Mapping[str, Any],
+        seen: dict[tuple[Any, ...], tuple[Any, ...]] | None = None,
     ) -> Sequence[tuple[Any, ...]]:
-        """The rows the statement returns, as ``Session.execute`` returns them."""
+        """The rows the statement returns, as ``Session.execute`` returns them.
+        ``seen``: the caller's rows of this statement answered before, by the
+        driver's values: a row the driver answers again with the same values is the
+        row converted then (its result processors' work done once; the caller
+        bounds it)."""
         connection, held = _held(where)
         compiled = self._compiled(connection.dialect)
         if engine_way_owed(connection, None if held is None else held.heard):
             return _rows_through_engine(connection, compiled.compiled, params)
         bound = compiled.bind(params)
-        return _answer(connection, held, compiled, bound, behind=False)
+        return _answer(connection, held, compiled, bound, behind=False, seen=seen)
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -232,6 +239,7 @@ def _answer(
     bound: Any,
     *,
     behind: bool,
+    seen: dict[tuple[Any, ...], tuple[Any, ...]] | None = None,
 ) -> Sequence[tuple[Any, ...]]:
     """Send the statement on the transaction's cursor and read its rows: at once, or
     (``behind``) on the pipeline behind the queued writes, answered by the sync that
@@ -253,6 +261,8 @@ def _answer(
     finally:
         if held is None:
             cursor.close()
+    if seen is not None:
+        return _remembered_rows(fetched, results, seen)
     return _converted(fetched, results)
 
 
@@ -269,6 +279,23 @@ def _converted(
             values[i] = processor(values[i])
         converted.append(tuple(values))
     return converted
+
+
+def _remembered_rows(
+    fetched: Sequence[Any],
+    results: tuple[tuple[int, Callable[[Any], Any]], ...],
+    seen: dict[tuple[Any, ...], tuple[Any, ...]],
+) -> Sequence[tuple[Any, ...]]:
+    """``_converted``, each row taken from ``seen`` when the driver answered the
+    same values before (the processors are functions of the value alone)."""
+    rows = []
+    for row in fetched:
+        values = tuple(row)  # the driver's own tuple (SQLite's, psycopg's): no copy
+        known = seen.get(values)
+        if known is None:
+            known = seen[values] = _converted([values], results)[0]
+        rows.append(known)
+    return rows
 
 
 class _Held:

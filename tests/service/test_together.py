@@ -392,3 +392,23 @@ def test_a_session_signed_out_after_its_batch_is_refused_at_the_next(
     done = run_together(ctx, [call(a, token, first.result.version)])[0]
     assert isinstance(done.refused, AuthenticationFailed) and done.user is None
     assert version_of(ctx, a) == first.result.version
+
+
+def test_a_sender_suspended_or_expired_after_their_batch_is_refused_at_the_next(
+    ctx: ServiceContext, clock: Any
+) -> None:
+    """A proof row read before with the same values keeps the user made then
+    (``accounts._proved``): a suspension changes the row, and an expiry is checked
+    against each batch's moment, so both refuse the next command."""
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    done = run_together(ctx, [call(a, ta, va), call(b, tb, vb)])
+    assert all(d.result is not None for d in done)
+    boss = admin(ctx)
+    accounts.suspend(ctx, boss, accounts.user_for_token(ctx, ta).name, "testing the proof")
+    refused = run_together(ctx, [call(a, ta, va + 1)])[0]
+    assert isinstance(refused.refused, AccountSuspended) and refused.user is None
+    clock.advance(ctx.settings.session_lifetime)
+    expired = run_together(ctx, [call(b, tb, vb + 1)])[0]
+    assert isinstance(expired.refused, AuthenticationFailed) and expired.user is None
+    assert expired.refused.sentence == accounts.SESSION_EXPIRED
+    assert (version_of(ctx, a), version_of(ctx, b)) == (va + 1, vb + 1)
