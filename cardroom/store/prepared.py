@@ -51,6 +51,7 @@ from weakref import WeakKeyDictionary, ref
 from sqlalchemy import Connection
 from sqlalchemy.engine import BindTyping, Dialect
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.session import SessionTransactionState
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -323,6 +324,7 @@ class _Held:
 # transaction itself, under this name: a weak dictionary keyed by the transaction
 # made a weak reference at every lookup, a statement's.
 _HELD = "_cardroom_held"
+_ACTIVE = SessionTransactionState.ACTIVE
 
 
 def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
@@ -341,7 +343,9 @@ def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
     transaction = where._transaction
     if transaction is not None:
         held: _Held | None = getattr(transaction, _HELD, None)
-        if held is not None and transaction.is_active:
+        # ``is_active`` without its property's call: the transaction's state
+        # (private; SQLAlchemy 2.0 and 2.1 alike, its session never unset).
+        if held is not None and transaction._state is _ACTIVE:
             return held.connection, held
     # No transaction yet (this begins one), a savepoint not yet set, or one rolled
     # back that the session must refuse: the session decides.
