@@ -62,7 +62,7 @@ def test_one_callback_answers_the_batch_and_skips_a_sender_gone(
                 callbacks.append(len(args[0]))
             return threadsafe(callback, *args)
 
-        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
         first = committer.run(_queued(1), finish(1))  # its batch waits at the gate
         await asyncio.sleep(0.05)
         waiting = [asyncio.ensure_future(committer.run(_queued(g), finish(g))) for g in (2, 3, 4)]
