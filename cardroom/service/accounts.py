@@ -277,22 +277,45 @@ def users_in(
     ``user_for_token`` would raise for it. Commands committed together
     (``cardroom.service.game.together``) prove the sessions of a whole batch so, at
     its start."""
-    wanted = {token_hash(token): token for token in tokens}
+    wanted = {_batch_hash(token): token for token in tokens}
     hashes = sorted(wanted)
-    statement, places = _proofs_for(len(hashes))
+    statement, names = _proofs_for(len(hashes))
     # The places past the batch's hashes repeat the last one: the same rows found.
+    last = hashes[-1]
+    if len(_PROOF_ROWS) >= _BATCH_HASHES_MAX:
+        _PROOF_ROWS.clear()
     rows = statement.rows(
-        session, {f"h{i}": hashes[min(i, len(hashes) - 1)] for i in range(places)}
+        session,
+        {name: hashes[i] if i < len(hashes) else last for i, name in enumerate(names)},
+        _PROOF_ROWS,
     )
-    found = {row[0]: row[1:] for row in rows}
+    found = {row[0]: row for row in rows}
     now = ctx.now()  # one moment for the batch's proofs, as its statement reads one
     proofs: dict[str, UserInfo | AuthenticationFailed | AccountSuspended] = {}
     for key, token in wanted.items():
         try:
-            proofs[token] = _judged(now, found.get(key))[0]
+            proofs[token] = _proved(now, found.get(key))
         except (AuthenticationFailed, AccountSuspended) as refused:
             proofs[token] = refused
     return proofs
+
+
+def _proved(now: datetime, row: tuple[Any, ...] | None) -> UserInfo:
+    """``_judged`` for a row of ``users_in``'s statement (the hash first). The user
+    of a row read before with the same values (each batch reads them afresh) is
+    the one made then: a row that passed the checks of its values passes them
+    again, all but its expiry, which is checked against this batch's moment."""
+    if row is None:
+        raise AuthenticationFailed(SIGN_IN_AGAIN)
+    user = _PROVED_USERS.get(row)
+    if user is None:
+        user = _judged(now, row[1:])[0]
+        if len(_PROVED_USERS) >= _BATCH_HASHES_MAX:
+            _PROVED_USERS.clear()
+        _PROVED_USERS[row] = user
+    elif row[2] <= now:  # the session's ``expires_at``
+        raise AuthenticationFailed(SESSION_EXPIRED)
+    return user
 
 
 def user_for_recent_token(ctx: ServiceContext, token: str) -> UserInfo:
@@ -341,19 +364,46 @@ _PREPARED_PROOF = Prepared(_PROOF)
 
 
 @cache
-def _proofs_for(count: int) -> tuple[Prepared, int]:
-    """``users_in``'s statement for ``count`` sessions and how many hashes it takes:
+def _proofs_for(count: int) -> tuple[Prepared, tuple[str, ...]]:
+    """``users_in``'s statement for ``count`` sessions and its hashes' names:
     ``count`` rounded up to a power of two, so that a batch (up to 32 commands)
     meets one of six statements, each compiled once for each database and sent as
     ``Prepared`` sends it (an ``IN`` list expanded at each execution cannot be)."""
     places = 1 << max(count - 1, 0).bit_length()
     hashed = _SESSIONS.token_hash
+    names = tuple(f"h{i}" for i in range(places))
     statement = (
         select(hashed, *_PROOF.selected_columns)
         .join_from(cast(SqlTable, UserSession.__table__), cast(SqlTable, User.__table__))
-        .where(hashed.in_([bindparam(f"h{i}", type_=hashed.type) for i in range(places)]))
+        .where(hashed.in_([bindparam(name, type_=hashed.type) for name in names]))
     )
-    return Prepared(statement), places
+    return Prepared(statement), names
+
+
+# The hashes of the tokens the committer's batches proved lately: a player's every
+# command carries the same token, hashed (SHA-256 and its hex) again each time.
+# Only the hash is remembered, never the proof: each batch still reads every
+# sender's session and user in its own transaction (``users_in``), so a session
+# signed out or a player suspended is refused at their next command. At most
+# ``_BATCH_HASHES_MAX`` tokens, forgotten all at once past that.
+_BATCH_HASHES: dict[str, str] = {}
+_BATCH_HASHES_MAX = 4096
+
+
+# The batches' proof rows as the driver answered them, each converted once
+# (``Prepared.rows``' ``seen``), and the user of each that passed the proof: the
+# values are read every batch and only their conversion is remembered.
+_PROOF_ROWS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_PROVED_USERS: dict[tuple[Any, ...], UserInfo] = {}
+
+
+def _batch_hash(token: str) -> str:
+    found = _BATCH_HASHES.get(token)
+    if found is None:
+        if len(_BATCH_HASHES) >= _BATCH_HASHES_MAX:
+            _BATCH_HASHES.clear()
+        found = _BATCH_HASHES[token] = token_hash(token)
+    return found
 
 
 def _proof(ctx: ServiceContext, session: Session, token: str) -> tuple[UserInfo, datetime]:

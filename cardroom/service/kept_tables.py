@@ -39,7 +39,7 @@ from sqlalchemy import Table as SqlTable
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from cardroom.service.game_records import Pending
+from cardroom.service.game_records import Pending, quick_init
 from cardroom.service.game_rows import KEPT_COLUMNS
 from cardroom.store.models import Deadline, Game
 from cardroom.table import Table, table_from_dict, table_to_dict
@@ -53,7 +53,9 @@ CHECK_KEPT_TABLES = "CARDROOM_CHECK_KEPT_TABLES"
 KEPT_TABLES_MAX = 5_000
 
 
-@dataclass(frozen=True, slots=True)
+# Made for every command on the committer (``keep``): its dict filled straight.
+@quick_init
+@dataclass(frozen=True)
 class KeptGame:
     """A game as its last command here committed it: the table, the row's columns
     (``game_rows.KEPT_COLUMNS``, never changed: each command builds its ``Game``

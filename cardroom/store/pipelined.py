@@ -57,11 +57,12 @@ class _Open:
 _OPEN = "_cardroom_pipeline"
 
 
-def installed(connection: Connection) -> bool:
+def installed(connection: Connection, heard: bool | None = None) -> bool:
     """Whether a write on ``connection`` may be pipelined now: its dialect has the
     hooks, and nothing owes it the engine's own way (``engine_way_owed``: a listener
-    waiting for each statement, echo, execution options, no transaction under way)."""
-    return getattr(connection.dialect, _HOOKED, False) and not engine_way_owed(connection)
+    waiting for each statement, echo, execution options, no transaction under way;
+    ``heard``: whether someone listens, as the caller found it this transaction)."""
+    return getattr(connection.dialect, _HOOKED, False) and not engine_way_owed(connection, heard)
 
 
 def send(

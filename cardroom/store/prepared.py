@@ -50,13 +50,14 @@ from weakref import WeakKeyDictionary, ref
 
 from sqlalchemy import Connection
 from sqlalchemy.engine import BindTyping, Dialect
-from sqlalchemy.orm import Session, SessionTransaction
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.session import SessionTransactionState
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from cardroom.store import pipelined
 from cardroom.store.columns import UtcDateTime
-from cardroom.store.engine_way import engine_way_owed
+from cardroom.store.engine_way import engine_way_owed, listened
 
 _Processor = Callable[[Any], Any] | None
 _REQUIRED = object()
@@ -132,7 +133,7 @@ class Prepared:
             bound: Any = list(map(compiled.bind, cast(Sequence[Mapping[str, Any]], params)))
         else:
             bound = compiled.bind(cast(Mapping[str, Any], params))
-        if engine_way_owed(connection):
+        if engine_way_owed(connection, None if held is None else held.heard):
             matched: int = connection.exec_driver_sql(compiled.sql, bound).rowcount
             return matched
         cursor = _cursor(connection, held)
@@ -165,7 +166,7 @@ class Prepared:
         # One look for the session's connection, shared with ``_sent`` on SQLite (its
         # autoflush and transaction found once a write, not twice).
         connection, held = _held(where)
-        if pipelined.installed(connection):
+        if pipelined.installed(connection, None if held is None else held.heard):
             compiled = self._compiled(connection.dialect)
             if type(params) is dict or isinstance(params, Mapping):  # the ABC's check last
                 pipelined.send(connection, compiled.sql, compiled.bind(params), rows=rows)
@@ -182,18 +183,26 @@ class Prepared:
         (nobody waiting for its answer) rather than sent at once (SQLite, or someone
         listening for each statement): for a caller that writes otherwise, with a
         statement of that database's own or one whose answer it then reads."""
-        return pipelined.installed(_connection(where))
+        connection, held = _held(where)
+        return pipelined.installed(connection, None if held is None else held.heard)
 
     def rows(
-        self, where: Session | Connection, params: Mapping[str, Any]
+        self,
+        where: Session | Connection,
+        params: Mapping[str, Any],
+        seen: dict[tuple[Any, ...], tuple[Any, ...]] | None = None,
     ) -> Sequence[tuple[Any, ...]]:
-        """The rows the statement returns, as ``Session.execute`` returns them."""
+        """The rows the statement returns, as ``Session.execute`` returns them.
+        ``seen``: the caller's rows of this statement answered before, by the
+        driver's values: a row the driver answers again with the same values is the
+        row converted then (its result processors' work done once; the caller
+        bounds it)."""
         connection, held = _held(where)
         compiled = self._compiled(connection.dialect)
-        if engine_way_owed(connection):
+        if engine_way_owed(connection, None if held is None else held.heard):
             return _rows_through_engine(connection, compiled.compiled, params)
         bound = compiled.bind(params)
-        return _answer(connection, held, compiled, bound, behind=False)
+        return _answer(connection, held, compiled, bound, behind=False, seen=seen)
 
     def first(
         self, where: Session | Connection, params: Mapping[str, Any]
@@ -211,7 +220,7 @@ class Prepared:
         the pipeline first), before this one's. Elsewhere (SQLite, or someone
         listening for each statement) it is ``rows``."""
         connection, held = _held(where)
-        if not pipelined.installed(connection):
+        if not pipelined.installed(connection, None if held is None else held.heard):
             return self.rows(where, params)
         compiled = self._compiled(connection.dialect)
         return _answer(connection, held, compiled, compiled.bind(params), behind=True)
@@ -231,6 +240,7 @@ def _answer(
     bound: Any,
     *,
     behind: bool,
+    seen: dict[tuple[Any, ...], tuple[Any, ...]] | None = None,
 ) -> Sequence[tuple[Any, ...]]:
     """Send the statement on the transaction's cursor and read its rows: at once, or
     (``behind``) on the pipeline behind the queued writes, answered by the sync that
@@ -252,6 +262,8 @@ def _answer(
     finally:
         if held is None:
             cursor.close()
+    if seen is not None:
+        return _remembered_rows(fetched, results, seen)
     return _converted(fetched, results)
 
 
@@ -270,29 +282,49 @@ def _converted(
     return converted
 
 
+def _remembered_rows(
+    fetched: Sequence[Any],
+    results: tuple[tuple[int, Callable[[Any], Any]], ...],
+    seen: dict[tuple[Any, ...], tuple[Any, ...]],
+) -> Sequence[tuple[Any, ...]]:
+    """``_converted``, each row taken from ``seen`` when the driver answered the
+    same values before (the processors are functions of the value alone)."""
+    rows = []
+    for row in fetched:
+        values = tuple(row)  # the driver's own tuple (SQLite's, psycopg's): no copy
+        known = seen.get(values)
+        if known is None:
+            known = seen[values] = _converted([values], results)[0]
+        rows.append(known)
+    return rows
+
+
 class _Held:
     """A session transaction's connection, and the driver's cursor its statements
     share once one has gone through the cursor: each statement's own cursor, made and
     closed, cost about a microsecond more (a command sends seven or so). One that
     fails is closed and forgotten (a lost connection's cursor is no use); the next
-    statement makes a new one."""
+    statement makes a new one. ``heard``: whether someone listens to the
+    connection's cursor (``engine_way.listened``), asked at the transaction's first
+    statement for all of them: a listener added in the middle of a transaction
+    sees the statements of the next one."""
 
-    __slots__ = ("connection", "cursor")
+    __slots__ = ("connection", "cursor", "heard")
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
         self.cursor: Any = None
+        self.heard = listened(connection)
 
 
 # Each session transaction's connection: the innermost one's, since a savepoint
 # the session opened (``begin_nested``) is only set when its first statement asks
 # for the connection. A savepoint shares its parent's ``_Held`` (the same
-# connection, so the same cursor): a batch's commands each run in one.
-_HELD: WeakKeyDictionary[SessionTransaction, _Held] = WeakKeyDictionary()
-
-
-def _connection(where: Session | Connection) -> Connection:
-    return _held(where)[0]
+# connection, so the same cursor): a batch's commands each run in one. Kept on the
+# transaction itself, under this name: a weak dictionary keyed by the transaction
+# made a weak reference at every lookup, a statement's.
+_HELD = "_cardroom_held"
+_ACTIVE = SessionTransactionState.ACTIVE
 
 
 def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
@@ -300,13 +332,20 @@ def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
     a connection given: its statements make and close their own cursors)."""
     if not isinstance(where, Session):
         return where, None
-    where._autoflush()  # as Session.execute: pending rows go first
+    # As Session.execute: pending rows go first. Its autoflush does nothing while
+    # the unit of work holds nothing new, deleted or changed (``Session._is_clean``,
+    # the same three, private in SQLAlchemy 2.0 and 2.1 alike): asked here first,
+    # without its four calls, on every statement.
+    if where._new or where._deleted or where.identity_map._modified:
+        where._autoflush()
     # ``Session._transaction``, the innermost transaction (private; SQLAlchemy 2.0
     # and 2.1 alike): the public ``get_transaction`` answers the outermost.
     transaction = where._transaction
-    if transaction is not None and transaction.is_active:
-        held = _HELD.get(transaction)
-        if held is not None:
+    if transaction is not None:
+        held: _Held | None = getattr(transaction, _HELD, None)
+        # ``is_active`` without its property's call: the transaction's state
+        # (private; SQLAlchemy 2.0 and 2.1 alike, its session never unset).
+        if held is not None and transaction._state is _ACTIVE:
             return held.connection, held
     # No transaction yet (this begins one), a savepoint not yet set, or one rolled
     # back that the session must refuse: the session decides.
@@ -315,10 +354,10 @@ def _held(where: Session | Connection) -> tuple[Connection, _Held | None]:
     if transaction is None:
         return connection, None
     parent = transaction._parent
-    held = None if parent is None else _HELD.get(parent)
+    held = None if parent is None else getattr(parent, _HELD, None)
     if held is None or held.connection is not connection:
         held = _Held(connection)
-    _HELD[transaction] = held
+    setattr(transaction, _HELD, held)
     return connection, held
 
 

@@ -378,3 +378,37 @@ def test_a_refusal_runs_the_batch_again_each_command_in_a_savepoint(
 def _locks(statement: str) -> bool:
     """The read that locks a game's row and loads it (``game_rows.lock_game``)."""
     return statement.startswith("SELECT games.id") and "\nFROM games \nWHERE games.id" in statement
+
+
+def test_a_session_signed_out_after_its_batch_is_refused_at_the_next(
+    ctx: ServiceContext,
+) -> None:
+    """The batches remember a token's hash, never its proof: a sender proved in one
+    batch who then signs out is refused in the next, read in its transaction."""
+    ((a, token, version),) = tables(ctx, 1)
+    first = run_together(ctx, [call(a, token, version)])[0]
+    assert first.result is not None and first.user is not None
+    accounts.sign_out(ctx, token)
+    done = run_together(ctx, [call(a, token, first.result.version)])[0]
+    assert isinstance(done.refused, AuthenticationFailed) and done.user is None
+    assert version_of(ctx, a) == first.result.version
+
+
+def test_a_sender_suspended_or_expired_after_their_batch_is_refused_at_the_next(
+    ctx: ServiceContext, clock: Any
+) -> None:
+    """A proof row read before with the same values keeps the user made then
+    (``accounts._proved``): a suspension changes the row, and an expiry is checked
+    against each batch's moment, so both refuse the next command."""
+    (a, ta, va), (b, tb, vb) = tables(ctx, 2)
+    done = run_together(ctx, [call(a, ta, va), call(b, tb, vb)])
+    assert all(d.result is not None for d in done)
+    boss = admin(ctx)
+    accounts.suspend(ctx, boss, accounts.user_for_token(ctx, ta).name, "testing the proof")
+    refused = run_together(ctx, [call(a, ta, va + 1)])[0]
+    assert isinstance(refused.refused, AccountSuspended) and refused.user is None
+    clock.advance(ctx.settings.session_lifetime)
+    expired = run_together(ctx, [call(b, tb, vb + 1)])[0]
+    assert isinstance(expired.refused, AuthenticationFailed) and expired.user is None
+    assert expired.refused.sentence == accounts.SESSION_EXPIRED
+    assert (version_of(ctx, a), version_of(ctx, b)) == (va + 1, vb + 1)
