@@ -236,7 +236,9 @@ class Live:
         wake = False
         for notice in result.notices:
             if notice.live:
-                messages.append((notice.user_id, {**notice.to_wire(), "type": "notification"}))
+                message = notice.to_wire()  # a dict of its own, to add the type to
+                message["type"] = "notification"
+                messages.append((notice.user_id, message))
             wake = wake or notice.deliver_at is not None
         if wake:
             self._wake(self._deliveries_wake)
