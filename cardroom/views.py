@@ -90,19 +90,28 @@ def payload_view(kind: str, payload: Mapping[str, Any], viewer: int | None) -> d
     payload that is not the record's fields exactly goes the long way, which refuses
     it."""
     fields, defaults = _EVENT_FIELDS[kind]
-    data: dict[str, Any] = {}
-    found = 0
-    for name in fields:
-        if name in payload:
-            value = payload[name]
-            found += 1
-        elif name in defaults:
-            value = defaults[name]
-        else:
+    data: dict[str, Any]
+    if tuple(payload) == fields:
+        # The record's fields exactly, in their order (a payload as the room stored
+        # it): copied whole, its sequences as lists, without asking for each field.
+        data = dict(payload)
+        for name, value in data.items():
+            if isinstance(value, _SEQUENCES):
+                data[name] = list(value)
+    else:
+        data = {}
+        found = 0
+        for name in fields:
+            if name in payload:
+                value = payload[name]
+                found += 1
+            elif name in defaults:
+                value = defaults[name]
+            else:
+                return _long_payload_view(kind, payload, viewer)
+            data[name] = list(value) if isinstance(value, _SEQUENCES) else value
+        if found != len(payload):  # a key that is none of the record's fields
             return _long_payload_view(kind, payload, viewer)
-        data[name] = list(value) if isinstance(value, list | tuple) else value
-    if found != len(payload):  # a key that is none of the record's fields
-        return _long_payload_view(kind, payload, viewer)
     if kind == "HoleCardDealt":
         data["card"] = card_text(data["card"]) if data["seat"] == viewer else None
     elif kind == "CardBurned":
@@ -113,6 +122,7 @@ def payload_view(kind: str, payload: Mapping[str, Any], viewer: int | None) -> d
 
 
 _SHOWN_CARDS = frozenset({BoardDealt.__name__, HandShown.__name__})
+_SEQUENCES = (list, tuple)
 
 
 def _long_payload_view(kind: str, payload: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -138,7 +148,11 @@ def hand_view(
     seats, stacks, bets, folded = hand.seats, hand.stacks, hand.bets, hand.folded
     collected = [c - b for c, b in zip(hand.contributed, bets, strict=True)]
     live_money = [c - d for c, d in zip(collected, hand.dead, strict=True)]
-    pots = side_pots(live_money, folded, sum(hand.dead)) if any(collected) else []
+    pots = (
+        _seat_pots(tuple(live_money), tuple(folded), sum(hand.dead), tuple(seats))
+        if any(collected)
+        else ()
+    )
     # Every change's views make one (the spectators'): the players' entries from
     # the hand's lists walked together.
     players = [
@@ -167,7 +181,7 @@ def hand_view(
         "board": [card_text(c) for c in hand.board],
         "players": players,
         "pot": hand.pot,
-        "pots": [{"amount": p.amount, "eligible": [seats[i] for i in p.eligible]} for p in pots],
+        "pots": [{"amount": amount, "eligible": list(eligible)} for amount, eligible in pots],
         "to_act": to_act,
         "legal": None,
         "equity": run_out_equity(hand) if equity else None,
@@ -175,6 +189,20 @@ def hand_view(
     if to_act is not None and (to_act == viewer or full):
         view["legal"] = legal_view(hand.legal_actions())
     return view
+
+
+@lru_cache(maxsize=1024)
+def _seat_pots(
+    live_money: tuple[int, ...], folded: tuple[bool, ...], dead: int, seats: tuple[int, ...]
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The pots of a hand's money so far, each with the seats that may win it.
+    Cached: every change's spectators' hand asks (``pots.side_pots`` was a third of
+    its view), and a table's pots repeat from change to change until the next bet
+    is collected; tables with the same stakes share them too."""
+    return tuple(
+        (pot.amount, tuple(seats[i] for i in pot.eligible))
+        for pot in side_pots(live_money, folded, dead)
+    )
 
 
 def seat_hand_view(

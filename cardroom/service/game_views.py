@@ -409,9 +409,10 @@ def change_of(result: PlayResult, names: Mapping[int, str]) -> GameChange | None
             unknown = True
     if unknown and any(e.hand_id is not None and e.hand_id not in seats for e in events):
         return None
-    moment = GameMoment(
-        after.game, table, names[host], {user: names[user] for user in wanted}, after.last_seq
-    )
+    # The last change's names when they name just who is here (as from one change to
+    # the next they do): shared, as a moment's names are never changed.
+    names_here = names if names.keys() == wanted else {user: names[user] for user in wanted}
+    moment = GameMoment(after.game, table, names[host], names_here, after.last_seq)
     return GameChange(events[0].seq - 1, events, seats, moment)
 
 

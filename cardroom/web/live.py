@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Protocol
@@ -60,6 +61,7 @@ EVERYTHING = 2**62  # a sequence number above any real one: "look, whatever you 
 # room's joins and starts cost each open lobby one re-read per window, not one each.
 LOBBY_PUSH_SECONDS = 0.25
 LOBBY_CHANGED: Mapping[str, Any] = {"type": "lobby_changed"}
+_SEQ = operator.attrgetter("seq")
 
 
 class GameWatcher(Protocol):
@@ -176,7 +178,7 @@ class Live:
         be kept until the next."""
         if result.replayed:
             return None
-        seq = max((e.seq for e in result.events), default=0)
+        seq = max(map(_SEQ, result.events), default=0)
         views = None
         try:
             change = self._change_of(result)
@@ -190,7 +192,7 @@ class Live:
                 event_texts(views, views.events(answering, views.change.after_seq))
             seated = None
             if result.after is not None:  # who sits there, from the table as saved
-                seated = tuple(sorted(s.player for s in result.after.table.seats.values()))
+                seated = tuple(sorted([s.player for s in result.after.table.seats.values()]))
             self._threadsafe(self.game_changed, result.game_id, seq, result.version, views, seated)
             if result.lobby_changed:
                 self._threadsafe(self.lobby_changed)
@@ -236,7 +238,9 @@ class Live:
         wake = False
         for notice in result.notices:
             if notice.live:
-                messages.append((notice.user_id, {**notice.to_wire(), "type": "notification"}))
+                message = notice.to_wire()  # a dict of its own, to add the type to
+                message["type"] = "notification"
+                messages.append((notice.user_id, message))
             wake = wake or notice.deliver_at is not None
         if wake:
             self._wake(self._deliveries_wake)
