@@ -72,6 +72,7 @@ from cardroom.service.game_rows import (
     kept_row,
     lock_game,
     lock_version,
+    seldom_changed,
     status_of,
     write_game,
 )
@@ -202,6 +203,10 @@ class GameTx:
     # table, or returned by the last ``store_deadlines``); None: not known, read.
     pending: Pending | None = None
     _t: tuple[datetime, float] | None = None  # ``now`` and its table time (``t``)
+    # The row's seldom changed columns as stored (``game_rows.seldom_changed``: read,
+    # kept or last written), for ``write_game`` to leave out when they stay; None:
+    # not known (a game created in this transaction), every column written.
+    _stored: tuple[Any, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -248,6 +253,7 @@ class GameTx:
             table, pending = table_from_dict(game.state), None
         tx = cls(session, game, table, now, actor_id, kept=kept is not None, pending=pending)
         tx._seating = tx._seating_now()  # every save left game_players matching it
+        tx._stored = seldom_changed(game)
         return tx
 
     def reread(self) -> None:
@@ -256,6 +262,7 @@ class GameTx:
         What this command knew of the deadlines may have been undone with them: the
         next command reads them."""
         self.game = lock_game(self.session, self.game.id)
+        self._stored = seldom_changed(self.game)
         self.pending = None
 
     def deadline_claimed(self, kind: DeadlineKind) -> None:
@@ -511,7 +518,7 @@ class GameTx:
         game, table = self.game, self.table
         if not self.changed:
             if self._hand_id_found:
-                write_game(self.session, game)
+                self._stored = write_game(self.session, game, self._stored)
                 self._hand_id_found = False
             return None
         self._hand_id_found = False
@@ -555,7 +562,7 @@ class GameTx:
                 # and nothing here reads the rows back.
                 _write_events(self.session, rows)
                 columns["last_seq"] = seq
-        write_game(self.session, game)
+        self._stored = write_game(self.session, game, self._stored)
         self.records = []
         self.changed = False
         seating = self._seating_now()

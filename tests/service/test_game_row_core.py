@@ -49,6 +49,9 @@ WRITTEN = [
     "last_seq",
     "hand_id",
 ]
+# What a usual command's UPDATE sets (a bet, a Continue): the status, the start, the
+# end and the running hand's id stay as they were, and are left out.
+PLAYED = [column for column in WRITTEN if column not in game_rows.SELDOM_CHANGED]
 
 
 @contextmanager
@@ -132,10 +135,41 @@ def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext)
         # in a WITH beside the supersede of their older unread one)
         "INSERT INTO notices" if ctx.engine.dialect.name == "sqlite" else "WITH recorded AS",
     ], body
-    # One statement built once, the same for every command: every column a command
-    # may change, not the ORM's choice of the changed ones.
+    # One statement built once, the same for every usual command: every column a
+    # command may change but the seldom changed ones, which stayed as they were
+    # (``game_rows.SELDOM_CHANGED``), not the ORM's choice of the changed ones.
     update = body[2]
-    assert all(f"{column}=" in update for column in WRITTEN), update
+    assert all(f"{column}=" in update for column in PLAYED), update
+    assert not any(f"{column}=" in update for column in game_rows.SELDOM_CHANGED), update
+
+
+def test_the_seldom_changed_columns_are_written_when_they_move(ctx: ServiceContext) -> None:
+    """A save leaves the status, the start, the end and the hand's id out of its UPDATE
+    only while they are what the row holds: as read, then as the last save of the
+    same transaction wrote them."""
+    game, _, _ = heads_up(ctx)
+    before = the_row(ctx, game)
+    assert before["status"] is GameStatus.RUNNING
+    sets: list[bool] = []
+    with ctx.transaction() as session, statements(ctx) as sent:
+        tx = GameTx.open(session, game, ctx.now())
+        for held in (False, True, True, False, False):
+            tx.table.held = held  # the host's pause: the status moves to PAUSED and back
+            tx.touch()
+            tx.save()
+            (update,) = [sql for sql in sent if sql.startswith("UPDATE games SET")]
+            sets.append("status=" in update)
+            sent.clear()
+            if held:
+                # Read in the transaction: what the save wrote.
+                loaded = session.get(Game, game, populate_existing=True)
+                assert loaded is not None and loaded.status is GameStatus.PAUSED
+    assert sets == [False, True, False, True, False]
+    after = the_row(ctx, game)
+    assert after["version"] == before["version"] + 5
+    assert {k: after[k] for k in ("status", "started_at", "ended_at", "hand_id")} == {
+        k: before[k] for k in ("status", "started_at", "ended_at", "hand_id")
+    }
 
 
 def test_a_deal_with_money_to_move_writes_the_games_row_once(ctx: ServiceContext) -> None:
