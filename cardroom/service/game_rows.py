@@ -83,6 +83,10 @@ _GAME_ROW_VALUES = itemgetter(*(field.name for field in fields(GameRow)))
 _UNKEPT = tuple(
     prop.key for prop in _GAME_MAPPER.attrs if prop.key not in KEPT_COLUMNS and prop.key != "state"
 )
+# What a ``Game``'s dict holds besides the kept columns: its instance state, the
+# state's JSON and the attributes not kept.
+_NOT_KEPT = (_GAME_MAPPER.class_manager.STATE_ATTR, "state", *_UNKEPT)
+_KEPT_SET = frozenset(KEPT_COLUMNS)
 # Every column a command may change, all of them: one statement built once.
 _SAVE_GAME = Prepared(
     update(_GAMES)
@@ -179,8 +183,16 @@ def lock_versions(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
 
 def kept_row(game: Game) -> dict[str, Any]:
     """The row's columns to keep beside its table once committed (``KEPT_COLUMNS``):
-    plain values, read by ``game_of`` and never changed."""
-    return dict(zip(KEPT_COLUMNS, _KEPT_VALUES(game.__dict__), strict=True))
+    plain values, read by ``game_of`` and never changed. The instance's dict copied
+    and what is not kept taken out (half the cost of a dict built from the names,
+    every command on a kept table); by name if that leaves other keys (a column not
+    loaded, or something else set on the instance)."""
+    row = game.__dict__.copy()
+    for key in _NOT_KEPT:
+        row.pop(key, None)
+    if row.keys() != _KEPT_SET:
+        return dict(zip(KEPT_COLUMNS, _KEPT_VALUES(game.__dict__), strict=True))
+    return row
 
 
 def game_row(game: Game) -> GameRow:

@@ -418,3 +418,28 @@ def test_a_games_row_for_its_views_is_the_one_its_attributes_give(ctx: ServiceCo
         fresh = session.get(Game, created.game_id)
         assert fresh is not None
         assert game_rows.game_row(fresh) == GameRow.of(fresh)
+
+
+def test_a_kept_row_holds_the_kept_columns_only(ctx: ServiceContext) -> None:
+    """``game_rows.kept_row`` copies the instance's dict and takes out what is not
+    kept: the same columns and values as read by name, for a locked row, a kept
+    row's ``Game`` before and after a save; by name when the dict holds something
+    else (an attribute set on the instance) or lacks a column."""
+    game_id, _, _ = heads_up(ctx)
+    with ctx.transaction() as session:
+        locked = game_rows.lock_game(session, game_id)
+        kept = game_rows.game_of(game_rows.kept_row(locked))
+        tx = GameTx.open(session, game_id, ctx.now())
+        tx.touch()
+        tx.save()
+        stray = game_rows.game_of(game_rows.kept_row(locked))
+        stray.__dict__["not_a_column"] = 1
+        unloaded = game_rows.game_of(game_rows.kept_row(locked))
+        del unloaded.__dict__["preset"]
+        unloaded.__dict__["not_a_column"] = 1  # as many keys as a kept row, not its keys
+        for game in (locked, kept, tx.game, stray):
+            row = game_rows.kept_row(game)
+            assert set(row) == set(game_rows.KEPT_COLUMNS)
+            assert row == {key: getattr(game, key) for key in game_rows.KEPT_COLUMNS}
+        with pytest.raises(KeyError):
+            game_rows.kept_row(unloaded)  # read by name, as every kept row was
