@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -248,6 +249,16 @@ BY_EVENT: tuple[tuple[str, Decider], ...] = (
 _OCCASIONING = frozenset(kind for kind, _ in BY_EVENT)
 
 
+def iso_text(moment: datetime) -> str:
+    """``moment.isoformat()``: for a UTC moment (every one the room makes) as orjson
+    writes it, the same text (RFC 3339, the microseconds when there are some, the
+    offset ``+00:00``) at a third of the cost (nearly every command's turn notice
+    says when its clock runs out)."""
+    if moment.tzinfo is UTC and type(moment) is datetime:
+        return orjson.dumps(moment)[1:-1].decode()
+    return moment.isoformat()
+
+
 def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
     # Nearly every command writes one: each fact is read once (``game.id`` is an ORM
     # attribute, ``hand.pot`` a sum), the legal actions are the hand's, asked once.
@@ -274,7 +285,7 @@ def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
         "street": street,
         "to_call": to_call,
         "pot": pot,
-        "due_at": None if due_at is None else due_at.isoformat(),
+        "due_at": None if due_at is None else iso_text(due_at),
     }
     return Draft(
         turn.user_id,
