@@ -38,7 +38,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
@@ -149,6 +149,8 @@ def _write_events(session: Session, rows: Sequence[tuple[Any, ...]]) -> None:
 
 
 _PLAYER_AND_SEAT = attrgetter("player", "number")
+# The row's columns ``save`` reads, from the instance's dict at once.
+_SAVE_READS = itemgetter("id", "version", "last_seq", "started_at", "ended_at")
 
 
 def _final_state(hand: Hand, row: HandRecord | RunningHand) -> dict[str, Any]:
@@ -522,32 +524,44 @@ class GameTx:
                 self._hand_id_found = False
             return None
         self._hand_id_found = False
-        # The row's columns set in the instance's dict itself: the ``Game`` is outside
-        # the session and only ``write_game`` writes it, so the ORM's change tracking
-        # on each set (about 1 us each) would record what nobody reads.
+        # The row's columns read and set in the instance's dict itself: the ``Game``
+        # is outside the session and only ``write_game`` writes it, so the ORM's
+        # descriptors (about 1 us a read) and change tracking on each set would do
+        # work nobody uses. Through the attributes for a game this transaction
+        # inserted through the ORM, whose dict may lack a column.
         columns = game.__dict__
+        try:
+            game_id, version, seq, started_at, ended_at = _SAVE_READS(columns)
+        except KeyError:
+            game_id, version, seq = game.id, game.version, game.last_seq
+            started_at, ended_at = game.started_at, game.ended_at
         if self.fresh:
             self.fresh = False
         else:
-            columns["version"] = game.version + 1
+            version += 1
+            columns["version"] = version
         # The state as its JSON text, written with what did not change since the last
         # save reused (``table_json``): no one reads ``game.state`` after a save (a
         # read in the transaction loads the row afresh: ``game_rows``).
         columns["state"] = table_json(table)
         status = status_of(table)
-        if game.started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
-            columns["started_at"] = self.now
-        if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and game.ended_at is None:
-            columns["ended_at"] = self.now
+        now = self.now
+        if started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
+            columns["started_at"] = now
+        if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and ended_at is None:
+            columns["ended_at"] = now
         columns["status"] = status
-        columns["last_activity_at"] = self.now
+        columns["last_activity_at"] = now
         first = len(self.stored)
-        # Reads and inserts without flushing (each flush is a unit of work of its
-        # own). The events are numbered on from the row's ``last_seq`` (locked and
-        # loaded by ``open``): no read of the events' highest number.
-        with self.session.no_autoflush:
-            seq = game.last_seq
-            game_id, version, now = game.id, game.version, self.now
+        # The events are numbered on from the row's ``last_seq`` (locked and loaded by
+        # ``open``): no read of the events' highest number. Inserted without a flush
+        # first (``Session.no_autoflush``, its flag set here without the context
+        # manager's generator): the unit of work's pending rows go before the row's
+        # UPDATE.
+        session = self.session
+        autoflush = session.autoflush
+        session.autoflush = False
+        try:
             rows: list[tuple[Any, ...]] = []
             for record in self.records:
                 seq += 1
@@ -560,8 +574,10 @@ class GameTx:
                 # Through Core: the ORM's unit of work would add an object, an
                 # identity and a RETURNING per event (most commands make several),
                 # and nothing here reads the rows back.
-                _write_events(self.session, rows)
+                _write_events(session, rows)
                 columns["last_seq"] = seq
+        finally:
+            session.autoflush = autoflush
         self._stored = write_game(self.session, game, self._stored)
         self.records = []
         self.changed = False
