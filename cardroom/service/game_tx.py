@@ -61,6 +61,7 @@ from cardroom.service.game_errors import (
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import (
     AfterCommit,
+    GameRow,
     Notice,
     Pending,
     PlayResult,
@@ -209,6 +210,11 @@ class GameTx:
     # kept or last written), for ``write_game`` to leave out when they stay; None:
     # not known (a game created in this transaction), every column written.
     _stored: tuple[Any, ...] | None = None
+    # The game's row as the last save wrote it (``game_row``): what the reactions read
+    # of the game (plain attributes, where each of the ``Game``'s is an ORM
+    # descriptor's call) and what ``result`` answers with. None before a save, and
+    # after ``reread``.
+    saved_row: GameRow | None = None
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -265,6 +271,7 @@ class GameTx:
         next command reads them."""
         self.game = lock_game(self.session, self.game.id)
         self._stored = seldom_changed(self.game)
+        self.saved_row = None
         self.pending = None
 
     def deadline_claimed(self, kind: DeadlineKind) -> None:
@@ -355,7 +362,9 @@ class GameTx:
         self.session.flush()
 
     def result(self) -> PlayResult:
-        row = game_row(self.game)
+        row = self.saved_row
+        if row is None:
+            row = game_row(self.game)
         return PlayResult(
             row.id,
             row.version,
@@ -579,6 +588,7 @@ class GameTx:
         finally:
             session.autoflush = autoflush
         self._stored = write_game(self.session, game, self._stored)
+        self.saved_row = game_row(game)
         self.records = []
         self.changed = False
         seating = self._seating_now()

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from cardroom.hand import STREET_NAMES
 from cardroom.notify import messages
 from cardroom.notify.messages import Text
-from cardroom.service.game_records import StoredEvent
+from cardroom.service.game_records import GameRow, StoredEvent
 from cardroom.service.schedule import at
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord, User
 from cardroom.store.notify_models import (
@@ -57,7 +57,7 @@ class Turn(NamedTuple):
 
 def current_turn(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     *,
     hand_id: int | None = None,
@@ -128,12 +128,12 @@ class Draft:
 
 # A notice that events occasion: from the game, its table as the command left it and
 # the command's stored events (all of them: a decider picks its own), its drafts.
-Decider = Callable[[Session, Game, Table, Sequence[StoredEvent]], list[Draft]]
+Decider = Callable[[Session, Game | GameRow, Table, Sequence[StoredEvent]], list[Draft]]
 
 
 def occasioned(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     events: Sequence[StoredEvent],
     *,
@@ -156,7 +156,7 @@ def occasioned(
 
 def turn_notice(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     *,
     hand_id: int | None = None,
@@ -168,7 +168,7 @@ def turn_notice(
 
 
 def _started(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     out: list[Draft] = []
     for event in events:
@@ -189,7 +189,7 @@ def _started(
 
 
 def _tournament_finished(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     prizes: dict[int, int] = {}
     for event in events:
@@ -219,7 +219,7 @@ def _tournament_finished(
 
 
 def _cancelled(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     refunds: dict[int, int] = {}
     for event in events:
@@ -259,7 +259,7 @@ def iso_text(moment: datetime) -> str:
     return moment.isoformat()
 
 
-def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
+def _your_turn(game: Game | GameRow, table: Table, turn: Turn) -> Draft:
     # Nearly every command writes one: each fact is read once (``game.id`` is an ORM
     # attribute, ``hand.pot`` a sum), the legal actions are the hand's, asked once.
     hand = table.hand
