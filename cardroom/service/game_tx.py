@@ -139,14 +139,20 @@ def _insert_events(count: int) -> Prepared:
     return found
 
 
-def _write_events(session: Session, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Insert the events' rows (values in ``_EVENT_COLUMNS``' order), in order."""
-    for start in range(0, len(rows), _EVENTS_AT_ONCE):
-        chunk = rows[start : start + _EVENTS_AT_ONCE]
-        params: dict[str, Any] = {}
-        for keys, row in zip(_EVENT_KEYS, chunk, strict=False):
-            params.update(zip(keys, row, strict=True))
-        _insert_events(len(chunk)).write(session, params)
+# Every row's parameter names in order, a row after another: a command's values,
+# laid out the same way, are named by one ``zip`` (not one a row).
+_EVENT_NAMES = tuple(key for keys in _EVENT_KEYS for key in keys)
+_ROW_WIDTH = len(_EVENT_COLUMNS)
+
+
+def _write_events(session: Session, values: Sequence[Any]) -> None:
+    """Insert the events' rows, in order: ``values`` holds each row's values in
+    ``_EVENT_COLUMNS``' order, a row after another."""
+    at_once = _ROW_WIDTH * _EVENTS_AT_ONCE
+    for start in range(0, len(values), at_once):
+        chunk = values if len(values) <= at_once else values[start : start + at_once]
+        insert_rows = _insert_events(len(chunk) // _ROW_WIDTH)
+        insert_rows.write(session, dict(zip(_EVENT_NAMES, chunk, strict=False)))
 
 
 _PLAYER_AND_SEAT = attrgetter("player", "number")
@@ -571,19 +577,19 @@ class GameTx:
         autoflush = session.autoflush
         session.autoflush = False
         try:
-            rows: list[tuple[Any, ...]] = []
+            values: list[Any] = []
             for record in self.records:
                 seq += 1
                 hand_id = None if record.hand is None else record.hand.id
-                rows.append((game_id, seq, record.kind, record.payload, hand_id, version, now))
+                values += (game_id, seq, record.kind, record.payload, hand_id, version, now)
                 self.stored.append(
                     StoredEvent(seq, record.kind, record.payload, hand_id, version, now)
                 )
-            if rows:
+            if values:
                 # Through Core: the ORM's unit of work would add an object, an
                 # identity and a RETURNING per event (most commands make several),
                 # and nothing here reads the rows back.
-                _write_events(session, rows)
+                _write_events(session, values)
                 columns["last_seq"] = seq
         finally:
             session.autoflush = autoflush

@@ -16,7 +16,7 @@ from sqlalchemy import event, func, inspect, select
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.exc import DetachedInstanceError
 
-from cardroom.service import deadlines, game_rows, lobby, play
+from cardroom.service import deadlines, game_rows, game_tx, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
 from cardroom.service.game import reactions
@@ -443,3 +443,30 @@ def test_a_kept_row_holds_the_kept_columns_only(ctx: ServiceContext) -> None:
             assert row == {key: getattr(game, key) for key in game_rows.KEPT_COLUMNS}
         with pytest.raises(KeyError):
             game_rows.kept_row(unloaded)  # read by name, as every kept row was
+
+
+def test_a_save_of_more_events_than_one_insert_takes_stores_them_all_in_order(
+    ctx: ServiceContext,
+) -> None:
+    """Past ``_EVENTS_AT_ONCE`` rows, the rest go in INSERTs of their own: every event
+    is stored, numbered on from the row's last one, in the order it was made."""
+    game, _, _ = heads_up(ctx)
+    count = 2 * game_tx._EVENTS_AT_ONCE + 5
+    with ctx.transaction() as session, statements(ctx) as sent:
+        tx = GameTx.open(session, game, ctx.now())
+        first = tx.game.last_seq + 1
+        for n in range(count):
+            tx.note("Noted", {"n": n})
+        saved = tx.save()
+    assert saved is not None and [e.payload["n"] for e in saved] == list(range(count))
+    assert verbs(sent).count("INSERT INTO game_events") == 3
+    with make_sessionmaker(ctx.engine)() as session:
+        rows = session.execute(
+            select(GameEvent.seq, GameEvent.kind, GameEvent.payload)
+            .where(GameEvent.game_id == game, GameEvent.seq >= first)
+            .order_by(GameEvent.seq)
+        ).all()
+    assert [(seq, kind, payload["n"]) for seq, kind, payload in rows] == [
+        (first + n, "Noted", n) for n in range(count)
+    ]
+    assert the_row(ctx, game)["last_seq"] == first + count - 1
