@@ -83,9 +83,11 @@ _GAME_ROW_VALUES = itemgetter(*(field.name for field in fields(GameRow)))
 _UNKEPT = tuple(
     prop.key for prop in _GAME_MAPPER.attrs if prop.key not in KEPT_COLUMNS and prop.key != "state"
 )
-# Every column a command may change, always all of them: one statement the cache
-# compiles once, and the rarely changed ones (started_at, ended_at, hand_id) cost
-# next to nothing beside ``state``.
+# What a ``Game``'s dict holds besides the kept columns: its instance state, the
+# state's JSON and the attributes not kept.
+_NOT_KEPT = (_GAME_MAPPER.class_manager.STATE_ATTR, "state", *_UNKEPT)
+_KEPT_SET = frozenset(KEPT_COLUMNS)
+# Every column a command may change, all of them: one statement built once.
 _SAVE_GAME = Prepared(
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("game_id"))
@@ -98,6 +100,24 @@ _SAVE_GAME = Prepared(
         last_activity_at=bindparam("new_last_activity_at", type_=_GAMES.c.last_activity_at.type),
         last_seq=bindparam("new_last_seq", type_=_GAMES.c.last_seq.type),
         hand_id=bindparam("new_hand_id", type_=_GAMES.c.hand_id.type),
+    )
+)
+# The columns a command seldom changes: the status (a start, a pause, the end), the
+# start and end times and the running hand's id (a deal). Left out of the UPDATE
+# when none of them moved (``_SAVE_PLAY``, nearly every command): SQLite checks a
+# column's ``CHECK`` only when the statement sets it, and the status's (``IN`` the
+# five statuses) builds a table of them on every run, as much again as the rest of
+# the UPDATE (about 35k instructions a command).
+SELDOM_CHANGED = ("status", "started_at", "ended_at", "hand_id")
+_SELDOM_VALUES = itemgetter(*SELDOM_CHANGED)
+_SAVE_PLAY = Prepared(
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .values(
+        version=bindparam("new_version", type_=_GAMES.c.version.type),
+        state=bindparam("new_state", type_=_GAMES.c.state.type),
+        last_activity_at=bindparam("new_last_activity_at", type_=_GAMES.c.last_activity_at.type),
+        last_seq=bindparam("new_last_seq", type_=_GAMES.c.last_seq.type),
     )
 )
 
@@ -163,8 +183,16 @@ def lock_versions(session: Session, game_ids: Sequence[int]) -> dict[int, int]:
 
 def kept_row(game: Game) -> dict[str, Any]:
     """The row's columns to keep beside its table once committed (``KEPT_COLUMNS``):
-    plain values, read by ``game_of`` and never changed."""
-    return dict(zip(KEPT_COLUMNS, _KEPT_VALUES(game.__dict__), strict=True))
+    plain values, read by ``game_of`` and never changed. The instance's dict copied
+    and what is not kept taken out (half the cost of a dict built from the names,
+    every command on a kept table); by name if that leaves other keys (a column not
+    loaded, or something else set on the instance)."""
+    row = game.__dict__.copy()
+    for key in _NOT_KEPT:
+        row.pop(key, None)
+    if row.keys() != _KEPT_SET:
+        return dict(zip(KEPT_COLUMNS, _KEPT_VALUES(game.__dict__), strict=True))
+    return row
 
 
 def game_row(game: Game) -> GameRow:
@@ -197,10 +225,32 @@ def game_of(row: Mapping[str, Any]) -> Game:
     return game
 
 
-def write_game(session: Session, game: Game) -> None:
-    """Write back the columns a command changes on a row ``lock_game`` locked."""
+def seldom_changed(game: Game) -> tuple[Any, ...] | None:
+    """The row's ``SELDOM_CHANGED`` columns as the instance's dict holds them, for
+    ``write_game`` to compare: None if one is not there (a game this transaction
+    inserted through the ORM), for a write of every column."""
+    try:
+        return cast(tuple[Any, ...], _SELDOM_VALUES(game.__dict__))
+    except KeyError:
+        return None
+
+
+def write_game(
+    session: Session, game: Game, stored: tuple[Any, ...] | None = None
+) -> tuple[Any, ...] | None:
+    """Write back the columns a command changes on a row ``lock_game`` locked, and
+    return its ``seldom_changed`` columns as written. ``stored``: those columns as
+    the row holds them (``seldom_changed`` of the row as read, kept or last
+    written in this transaction); if none of them moved, they are left out of the
+    UPDATE (the row keeps what it holds), else, or not given, every column is
+    written."""
     # The row is locked and games are never deleted: one row, or a bug.
-    _SAVE_GAME.write(session, _saved(game), rows=1)
+    now = seldom_changed(game)
+    if stored is not None and now == stored:
+        _SAVE_PLAY.write(session, _played(game), rows=1)
+    else:
+        _SAVE_GAME.write(session, _saved(game), rows=1)
+    return now
 
 
 def _saved(game: Game) -> dict[str, Any]:
@@ -212,6 +262,14 @@ def _saved(game: Game) -> dict[str, Any]:
         return dict(zip(_SAVED_KEYS, _SAVED_VALUES(game.__dict__), strict=True))
     except KeyError:
         return {key: getattr(game, column) for key, column in _SAVED}
+
+
+def _played(game: Game) -> dict[str, Any]:
+    """``_SAVE_PLAY``'s parameters, as ``_saved`` takes them."""
+    try:
+        return dict(zip(_PLAYED_KEYS, _PLAYED_VALUES(game.__dict__), strict=True))
+    except KeyError:
+        return {key: getattr(game, column) for key, column in _PLAYED}
 
 
 # Each of the UPDATE's parameters and the column it takes.
@@ -229,3 +287,7 @@ _SAVED = (
 _SAVED_KEYS = tuple(key for key, _ in _SAVED)
 # The columns' values read at once, as ``_KEPT_VALUES``.
 _SAVED_VALUES = itemgetter(*(column for _, column in _SAVED))
+# ``_SAVE_PLAY``'s parameters and columns: ``_SAVED`` but the seldom changed ones.
+_PLAYED = tuple((key, column) for key, column in _SAVED if column not in SELDOM_CHANGED)
+_PLAYED_KEYS = tuple(key for key, _ in _PLAYED)
+_PLAYED_VALUES = itemgetter(*(column for _, column in _PLAYED))

@@ -38,7 +38,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
@@ -61,6 +61,7 @@ from cardroom.service.game_errors import (
 from cardroom.service.game_money import move_money
 from cardroom.service.game_records import (
     AfterCommit,
+    GameRow,
     Notice,
     Pending,
     PlayResult,
@@ -72,6 +73,7 @@ from cardroom.service.game_rows import (
     kept_row,
     lock_game,
     lock_version,
+    seldom_changed,
     status_of,
     write_game,
 )
@@ -137,17 +139,25 @@ def _insert_events(count: int) -> Prepared:
     return found
 
 
-def _write_events(session: Session, rows: Sequence[tuple[Any, ...]]) -> None:
-    """Insert the events' rows (values in ``_EVENT_COLUMNS``' order), in order."""
-    for start in range(0, len(rows), _EVENTS_AT_ONCE):
-        chunk = rows[start : start + _EVENTS_AT_ONCE]
-        params: dict[str, Any] = {}
-        for keys, row in zip(_EVENT_KEYS, chunk, strict=False):
-            params.update(zip(keys, row, strict=True))
-        _insert_events(len(chunk)).write(session, params)
+# Every row's parameter names in order, a row after another: a command's values,
+# laid out the same way, are named by one ``zip`` (not one a row).
+_EVENT_NAMES = tuple(key for keys in _EVENT_KEYS for key in keys)
+_ROW_WIDTH = len(_EVENT_COLUMNS)
+
+
+def _write_events(session: Session, values: Sequence[Any]) -> None:
+    """Insert the events' rows, in order: ``values`` holds each row's values in
+    ``_EVENT_COLUMNS``' order, a row after another."""
+    at_once = _ROW_WIDTH * _EVENTS_AT_ONCE
+    for start in range(0, len(values), at_once):
+        chunk = values if len(values) <= at_once else values[start : start + at_once]
+        insert_rows = _insert_events(len(chunk) // _ROW_WIDTH)
+        insert_rows.write(session, dict(zip(_EVENT_NAMES, chunk, strict=False)))
 
 
 _PLAYER_AND_SEAT = attrgetter("player", "number")
+# The row's columns ``save`` reads, from the instance's dict at once.
+_SAVE_READS = itemgetter("id", "version", "last_seq", "started_at", "ended_at")
 
 
 def _final_state(hand: Hand, row: HandRecord | RunningHand) -> dict[str, Any]:
@@ -202,6 +212,15 @@ class GameTx:
     # table, or returned by the last ``store_deadlines``); None: not known, read.
     pending: Pending | None = None
     _t: tuple[datetime, float] | None = None  # ``now`` and its table time (``t``)
+    # The row's seldom changed columns as stored (``game_rows.seldom_changed``: read,
+    # kept or last written), for ``write_game`` to leave out when they stay; None:
+    # not known (a game created in this transaction), every column written.
+    _stored: tuple[Any, ...] | None = None
+    # The game's row as the last save wrote it (``game_row``): what the reactions read
+    # of the game (plain attributes, where each of the ``Game``'s is an ORM
+    # descriptor's call) and what ``result`` answers with. None before a save, and
+    # after ``reread``.
+    saved_row: GameRow | None = None
 
     def __post_init__(self) -> None:
         if self.fresh and self.game in self.session:
@@ -248,6 +267,7 @@ class GameTx:
             table, pending = table_from_dict(game.state), None
         tx = cls(session, game, table, now, actor_id, kept=kept is not None, pending=pending)
         tx._seating = tx._seating_now()  # every save left game_players matching it
+        tx._stored = seldom_changed(game)
         return tx
 
     def reread(self) -> None:
@@ -256,6 +276,8 @@ class GameTx:
         What this command knew of the deadlines may have been undone with them: the
         next command reads them."""
         self.game = lock_game(self.session, self.game.id)
+        self._stored = seldom_changed(self.game)
+        self.saved_row = None
         self.pending = None
 
     def deadline_claimed(self, kind: DeadlineKind) -> None:
@@ -346,7 +368,9 @@ class GameTx:
         self.session.flush()
 
     def result(self) -> PlayResult:
-        row = game_row(self.game)
+        row = self.saved_row
+        if row is None:
+            row = game_row(self.game)
         return PlayResult(
             row.id,
             row.version,
@@ -511,51 +535,66 @@ class GameTx:
         game, table = self.game, self.table
         if not self.changed:
             if self._hand_id_found:
-                write_game(self.session, game)
+                self._stored = write_game(self.session, game, self._stored)
                 self._hand_id_found = False
             return None
         self._hand_id_found = False
-        # The row's columns set in the instance's dict itself: the ``Game`` is outside
-        # the session and only ``write_game`` writes it, so the ORM's change tracking
-        # on each set (about 1 us each) would record what nobody reads.
+        # The row's columns read and set in the instance's dict itself: the ``Game``
+        # is outside the session and only ``write_game`` writes it, so the ORM's
+        # descriptors (about 1 us a read) and change tracking on each set would do
+        # work nobody uses. Through the attributes for a game this transaction
+        # inserted through the ORM, whose dict may lack a column.
         columns = game.__dict__
+        try:
+            game_id, version, seq, started_at, ended_at = _SAVE_READS(columns)
+        except KeyError:
+            game_id, version, seq = game.id, game.version, game.last_seq
+            started_at, ended_at = game.started_at, game.ended_at
         if self.fresh:
             self.fresh = False
         else:
-            columns["version"] = game.version + 1
+            version += 1
+            columns["version"] = version
         # The state as its JSON text, written with what did not change since the last
         # save reused (``table_json``): no one reads ``game.state`` after a save (a
         # read in the transaction loads the row afresh: ``game_rows``).
         columns["state"] = table_json(table)
         status = status_of(table)
-        if game.started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
-            columns["started_at"] = self.now
-        if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and game.ended_at is None:
-            columns["ended_at"] = self.now
+        now = self.now
+        if started_at is None and status not in (GameStatus.WAITING, GameStatus.CANCELLED):
+            columns["started_at"] = now
+        if status in (GameStatus.FINISHED, GameStatus.CANCELLED) and ended_at is None:
+            columns["ended_at"] = now
         columns["status"] = status
-        columns["last_activity_at"] = self.now
+        columns["last_activity_at"] = now
         first = len(self.stored)
-        # Reads and inserts without flushing (each flush is a unit of work of its
-        # own). The events are numbered on from the row's ``last_seq`` (locked and
-        # loaded by ``open``): no read of the events' highest number.
-        with self.session.no_autoflush:
-            seq = game.last_seq
-            game_id, version, now = game.id, game.version, self.now
-            rows: list[tuple[Any, ...]] = []
+        # The events are numbered on from the row's ``last_seq`` (locked and loaded by
+        # ``open``): no read of the events' highest number. Inserted without a flush
+        # first (``Session.no_autoflush``, its flag set here without the context
+        # manager's generator): the unit of work's pending rows go before the row's
+        # UPDATE.
+        session = self.session
+        autoflush = session.autoflush
+        session.autoflush = False
+        try:
+            values: list[Any] = []
             for record in self.records:
                 seq += 1
                 hand_id = None if record.hand is None else record.hand.id
-                rows.append((game_id, seq, record.kind, record.payload, hand_id, version, now))
+                values += (game_id, seq, record.kind, record.payload, hand_id, version, now)
                 self.stored.append(
                     StoredEvent(seq, record.kind, record.payload, hand_id, version, now)
                 )
-            if rows:
+            if values:
                 # Through Core: the ORM's unit of work would add an object, an
                 # identity and a RETURNING per event (most commands make several),
                 # and nothing here reads the rows back.
-                _write_events(self.session, rows)
+                _write_events(session, values)
                 columns["last_seq"] = seq
-        write_game(self.session, game)
+        finally:
+            session.autoflush = autoflush
+        self._stored = write_game(self.session, game, self._stored)
+        self.saved_row = game_row(game)
         self.records = []
         self.changed = False
         seating = self._seating_now()

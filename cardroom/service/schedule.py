@@ -169,7 +169,7 @@ def next_level(table: Table, now: float) -> tuple[float, int, int, int] | None:
 
 
 def wanted_deadlines(
-    game: Game, table: Table, now: float, *, bot_to_act: str | None = None
+    game: Game | GameRow, table: Table, now: float, *, bot_to_act: str | None = None
 ) -> dict[DeadlineKind, Wanted]:
     """``bot_to_act``: the level of the practice bot whose turn it is, if it is one.
     Its turn deadline comes after ``BOT_THINK_SECONDS`` instead of the turn clock
@@ -351,7 +351,7 @@ _RETYPE_OR_ADD = Prepared(
 
 def store_deadlines(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     wanted: dict[DeadlineKind, Wanted],
     now: datetime,
     *,

@@ -70,7 +70,8 @@ def test_the_events_are_stored_as_one_insert_per_event_stores_them(
     with sessions.begin() as session:
         session.execute(delete(_EVENTS).where(_EVENTS.c.game_id == game_id))
     with sessions.begin() as session:
-        game_tx._write_events(session, rows)
+        # ``save``'s layout: each row's values, a row after another.
+        game_tx._write_events(session, [value for row in rows for value in row])
     together = _stored(ctx, game_id)
     assert len(together) == count
     first = together[0][0] - one_by_one[0][0]  # ids go on from the deleted ones

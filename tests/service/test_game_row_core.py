@@ -16,7 +16,7 @@ from sqlalchemy import event, func, inspect, select
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.exc import DetachedInstanceError
 
-from cardroom.service import deadlines, game_rows, lobby, play
+from cardroom.service import deadlines, game_rows, game_tx, lobby, play
 from cardroom.service.context import ServiceContext
 from cardroom.service.errors import Conflict
 from cardroom.service.game import reactions
@@ -49,6 +49,9 @@ WRITTEN = [
     "last_seq",
     "hand_id",
 ]
+# What a usual command's UPDATE sets (a bet, a Continue): the status, the start, the
+# end and the running hand's id stay as they were, and are left out.
+PLAYED = [column for column in WRITTEN if column not in game_rows.SELDOM_CHANGED]
 
 
 @contextmanager
@@ -132,10 +135,41 @@ def test_a_usual_action_reads_and_writes_the_games_row_once(ctx: ServiceContext)
         # in a WITH beside the supersede of their older unread one)
         "INSERT INTO notices" if ctx.engine.dialect.name == "sqlite" else "WITH recorded AS",
     ], body
-    # One statement built once, the same for every command: every column a command
-    # may change, not the ORM's choice of the changed ones.
+    # One statement built once, the same for every usual command: every column a
+    # command may change but the seldom changed ones, which stayed as they were
+    # (``game_rows.SELDOM_CHANGED``), not the ORM's choice of the changed ones.
     update = body[2]
-    assert all(f"{column}=" in update for column in WRITTEN), update
+    assert all(f"{column}=" in update for column in PLAYED), update
+    assert not any(f"{column}=" in update for column in game_rows.SELDOM_CHANGED), update
+
+
+def test_the_seldom_changed_columns_are_written_when_they_move(ctx: ServiceContext) -> None:
+    """A save leaves the status, the start, the end and the hand's id out of its UPDATE
+    only while they are what the row holds: as read, then as the last save of the
+    same transaction wrote them."""
+    game, _, _ = heads_up(ctx)
+    before = the_row(ctx, game)
+    assert before["status"] is GameStatus.RUNNING
+    sets: list[bool] = []
+    with ctx.transaction() as session, statements(ctx) as sent:
+        tx = GameTx.open(session, game, ctx.now())
+        for held in (False, True, True, False, False):
+            tx.table.held = held  # the host's pause: the status moves to PAUSED and back
+            tx.touch()
+            tx.save()
+            (update,) = [sql for sql in sent if sql.startswith("UPDATE games SET")]
+            sets.append("status=" in update)
+            sent.clear()
+            if held:
+                # Read in the transaction: what the save wrote.
+                loaded = session.get(Game, game, populate_existing=True)
+                assert loaded is not None and loaded.status is GameStatus.PAUSED
+    assert sets == [False, True, False, True, False]
+    after = the_row(ctx, game)
+    assert after["version"] == before["version"] + 5
+    assert {k: after[k] for k in ("status", "started_at", "ended_at", "hand_id")} == {
+        k: before[k] for k in ("status", "started_at", "ended_at", "hand_id")
+    }
 
 
 def test_a_deal_with_money_to_move_writes_the_games_row_once(ctx: ServiceContext) -> None:
@@ -384,3 +418,55 @@ def test_a_games_row_for_its_views_is_the_one_its_attributes_give(ctx: ServiceCo
         fresh = session.get(Game, created.game_id)
         assert fresh is not None
         assert game_rows.game_row(fresh) == GameRow.of(fresh)
+
+
+def test_a_kept_row_holds_the_kept_columns_only(ctx: ServiceContext) -> None:
+    """``game_rows.kept_row`` copies the instance's dict and takes out what is not
+    kept: the same columns and values as read by name, for a locked row, a kept
+    row's ``Game`` before and after a save; by name when the dict holds something
+    else (an attribute set on the instance) or lacks a column."""
+    game_id, _, _ = heads_up(ctx)
+    with ctx.transaction() as session:
+        locked = game_rows.lock_game(session, game_id)
+        kept = game_rows.game_of(game_rows.kept_row(locked))
+        tx = GameTx.open(session, game_id, ctx.now())
+        tx.touch()
+        tx.save()
+        stray = game_rows.game_of(game_rows.kept_row(locked))
+        stray.__dict__["not_a_column"] = 1
+        unloaded = game_rows.game_of(game_rows.kept_row(locked))
+        del unloaded.__dict__["preset"]
+        unloaded.__dict__["not_a_column"] = 1  # as many keys as a kept row, not its keys
+        for game in (locked, kept, tx.game, stray):
+            row = game_rows.kept_row(game)
+            assert set(row) == set(game_rows.KEPT_COLUMNS)
+            assert row == {key: getattr(game, key) for key in game_rows.KEPT_COLUMNS}
+        with pytest.raises(KeyError):
+            game_rows.kept_row(unloaded)  # read by name, as every kept row was
+
+
+def test_a_save_of_more_events_than_one_insert_takes_stores_them_all_in_order(
+    ctx: ServiceContext,
+) -> None:
+    """Past ``_EVENTS_AT_ONCE`` rows, the rest go in INSERTs of their own: every event
+    is stored, numbered on from the row's last one, in the order it was made."""
+    game, _, _ = heads_up(ctx)
+    count = 2 * game_tx._EVENTS_AT_ONCE + 5
+    with ctx.transaction() as session, statements(ctx) as sent:
+        tx = GameTx.open(session, game, ctx.now())
+        first = tx.game.last_seq + 1
+        for n in range(count):
+            tx.note("Noted", {"n": n})
+        saved = tx.save()
+    assert saved is not None and [e.payload["n"] for e in saved] == list(range(count))
+    assert verbs(sent).count("INSERT INTO game_events") == 3
+    with make_sessionmaker(ctx.engine)() as session:
+        rows = session.execute(
+            select(GameEvent.seq, GameEvent.kind, GameEvent.payload)
+            .where(GameEvent.game_id == game, GameEvent.seq >= first)
+            .order_by(GameEvent.seq)
+        ).all()
+    assert [(seq, kind, payload["n"]) for seq, kind, payload in rows] == [
+        (first + n, "Noted", n) for n in range(count)
+    ]
+    assert the_row(ctx, game)["last_seq"] == first + count - 1

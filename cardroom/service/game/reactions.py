@@ -28,12 +28,15 @@ def after_save(tx: GameTx, saved: Sequence[StoredEvent] | None) -> None:
     if saved is None:
         return
     _note_lobby_change(tx)
-    session, game, table = tx.session, tx.game, tx.table
-    bot = bot_to_act(session, game, table)
-    wanted = wanted_deadlines(game, table, tx.t, bot_to_act=bot)
+    session, table = tx.session, tx.table
+    # The row as saved, for what reads the game's columns (plain attributes).
+    row = tx.saved_row
+    assert row is not None
+    bot = bot_to_act(session, tx.game, table)
+    wanted = wanted_deadlines(row, table, tx.t, bot_to_act=bot)
     # What the transaction knows of the pending rows goes in (a kept table's: none
     # read), and what they are now comes back, to be kept with the table.
-    tx.pending = store_deadlines(session, game, wanted, tx.now, known=tx.pending)
+    tx.pending = store_deadlines(session, row, wanted, tx.now, known=tx.pending)
     tx.next_due = min((w.due_at for w in wanted.values()), default=None)
     session.flush()
     if saved:
@@ -47,10 +50,12 @@ def _record_notices(tx: GameTx, events: Sequence[StoredEvent]) -> None:
     caught: on PostgreSQL it has aborted the transaction, so the command could not
     commit anyway (``notices_in`` says why none should fail; a savepoint to survive
     one would cost every command a round trip)."""
+    row = tx.saved_row
+    assert row is not None
     try:
         tx.notices += record.notices_in(
             tx.session,
-            tx.game,
+            row,
             tx.table,
             events,
             now=tx.now,

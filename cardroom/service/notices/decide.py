@@ -22,16 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from cardroom.hand import STREET_NAMES
 from cardroom.notify import messages
 from cardroom.notify.messages import Text
-from cardroom.service.game_records import StoredEvent
+from cardroom.service.game_records import GameRow, StoredEvent
 from cardroom.service.schedule import at
 from cardroom.store.models import Game, GameEvent, GameStatus, HandRecord, User
 from cardroom.store.notify_models import (
@@ -56,7 +57,7 @@ class Turn(NamedTuple):
 
 def current_turn(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     *,
     hand_id: int | None = None,
@@ -127,12 +128,12 @@ class Draft:
 
 # A notice that events occasion: from the game, its table as the command left it and
 # the command's stored events (all of them: a decider picks its own), its drafts.
-Decider = Callable[[Session, Game, Table, Sequence[StoredEvent]], list[Draft]]
+Decider = Callable[[Session, Game | GameRow, Table, Sequence[StoredEvent]], list[Draft]]
 
 
 def occasioned(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     events: Sequence[StoredEvent],
     *,
@@ -155,7 +156,7 @@ def occasioned(
 
 def turn_notice(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     *,
     hand_id: int | None = None,
@@ -167,7 +168,7 @@ def turn_notice(
 
 
 def _started(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     out: list[Draft] = []
     for event in events:
@@ -188,7 +189,7 @@ def _started(
 
 
 def _tournament_finished(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     prizes: dict[int, int] = {}
     for event in events:
@@ -218,7 +219,7 @@ def _tournament_finished(
 
 
 def _cancelled(
-    session: Session, game: Game, table: Table, events: Sequence[StoredEvent]
+    session: Session, game: Game | GameRow, table: Table, events: Sequence[StoredEvent]
 ) -> list[Draft]:
     refunds: dict[int, int] = {}
     for event in events:
@@ -248,7 +249,17 @@ BY_EVENT: tuple[tuple[str, Decider], ...] = (
 _OCCASIONING = frozenset(kind for kind, _ in BY_EVENT)
 
 
-def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
+def iso_text(moment: datetime) -> str:
+    """``moment.isoformat()``: for a UTC moment (every one the room makes) as orjson
+    writes it, the same text (RFC 3339, the microseconds when there are some, the
+    offset ``+00:00``) at a third of the cost (nearly every command's turn notice
+    says when its clock runs out)."""
+    if moment.tzinfo is UTC and type(moment) is datetime:
+        return orjson.dumps(moment)[1:-1].decode()
+    return moment.isoformat()
+
+
+def _your_turn(game: Game | GameRow, table: Table, turn: Turn) -> Draft:
     # Nearly every command writes one: each fact is read once (``game.id`` is an ORM
     # attribute, ``hand.pot`` a sum), the legal actions are the hand's, asked once.
     hand = table.hand
@@ -274,7 +285,7 @@ def _your_turn(game: Game, table: Table, turn: Turn) -> Draft:
         "street": street,
         "to_call": to_call,
         "pot": pot,
-        "due_at": None if due_at is None else due_at.isoformat(),
+        "due_at": None if due_at is None else iso_text(due_at),
     }
     return Draft(
         turn.user_id,

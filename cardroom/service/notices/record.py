@@ -55,7 +55,7 @@ from sqlalchemy.orm import Session
 from cardroom.notify.messages import game_path
 from cardroom.notify.settings import NotifySettings
 from cardroom.service.context import ServiceContext
-from cardroom.service.game_records import Notice, StoredEvent
+from cardroom.service.game_records import GameRow, Notice, StoredEvent
 from cardroom.service.notices import decide
 from cardroom.service.notices.choices import DEFAULTS, settings_of
 from cardroom.service.notices.decide import Draft
@@ -75,7 +75,7 @@ from cardroom.table import Table, table_from_dict
 
 def notices_in(
     session: Session,
-    game: Game,
+    game: Game | GameRow,
     table: Table,
     events: Sequence[StoredEvent],
     *,
