@@ -87,21 +87,14 @@ _UNKEPT = tuple(
 # state's JSON and the attributes not kept.
 _NOT_KEPT = (_GAME_MAPPER.class_manager.STATE_ATTR, "state", *_UNKEPT)
 _KEPT_SET = frozenset(KEPT_COLUMNS)
-# Every column a command may change, all of them: one statement built once.
-_SAVE_GAME = Prepared(
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .values(
-        version=bindparam("new_version", type_=_GAMES.c.version.type),
-        state=bindparam("new_state", type_=_GAMES.c.state.type),
-        status=bindparam("new_status", type_=_GAMES.c.status.type),
-        started_at=bindparam("new_started_at", type_=_GAMES.c.started_at.type),
-        ended_at=bindparam("new_ended_at", type_=_GAMES.c.ended_at.type),
-        last_activity_at=bindparam("new_last_activity_at", type_=_GAMES.c.last_activity_at.type),
-        last_seq=bindparam("new_last_seq", type_=_GAMES.c.last_seq.type),
-        hand_id=bindparam("new_hand_id", type_=_GAMES.c.hand_id.type),
-    )
-)
+
+
+def _update_game(columns: tuple[str, ...]) -> Prepared:
+    """The game's UPDATE of ``columns``, each bound as ``new_<column>`` with its type."""
+    values = {name: bindparam(f"new_{name}", type_=_GAMES.c[name].type) for name in columns}
+    return Prepared(update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(values))
+
+
 # The columns a command seldom changes: the status (a start, a pause, the end), the
 # start and end times and the running hand's id (a deal). Left out of the UPDATE
 # when none of them moved (``_SAVE_PLAY``, nearly every command): SQLite checks a
@@ -110,16 +103,10 @@ _SAVE_GAME = Prepared(
 # the UPDATE (about 35k instructions a command).
 SELDOM_CHANGED = ("status", "started_at", "ended_at", "hand_id")
 _SELDOM_VALUES = itemgetter(*SELDOM_CHANGED)
-_SAVE_PLAY = Prepared(
-    update(_GAMES)
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .values(
-        version=bindparam("new_version", type_=_GAMES.c.version.type),
-        state=bindparam("new_state", type_=_GAMES.c.state.type),
-        last_activity_at=bindparam("new_last_activity_at", type_=_GAMES.c.last_activity_at.type),
-        last_seq=bindparam("new_last_seq", type_=_GAMES.c.last_seq.type),
-    )
-)
+_PLAY_COLUMNS = ("version", "state", "last_activity_at", "last_seq")
+# Every column a command may change, all of them: one statement built once.
+_SAVE_GAME = _update_game(_PLAY_COLUMNS + SELDOM_CHANGED)
+_SAVE_PLAY = _update_game(_PLAY_COLUMNS)
 
 
 def lock_game(session: Session, game_id: int) -> Game:
