@@ -300,6 +300,11 @@ def users_in(
     return proofs
 
 
+# Where a ``users_in`` row holds the session's ``expires_at``: after the hash and
+# ``revoked_at`` (``_PROOF``'s columns follow the hash).
+_EXPIRES_AT = 2
+
+
 def _proved(now: datetime, row: tuple[Any, ...] | None) -> UserInfo:
     """``_judged`` for a row of ``users_in``'s statement (the hash first). The user
     of a row read before with the same values (each batch reads them afresh) is
@@ -313,7 +318,7 @@ def _proved(now: datetime, row: tuple[Any, ...] | None) -> UserInfo:
         if len(_PROVED_USERS) >= _BATCH_HASHES_MAX:
             _PROVED_USERS.clear()
         _PROVED_USERS[row] = user
-    elif row[2] <= now:  # the session's ``expires_at``
+    elif row[_EXPIRES_AT] <= now:
         raise AuthenticationFailed(SESSION_EXPIRED)
     return user
 

@@ -16,7 +16,7 @@ running hand's id written back to a row that lacked it (rows from before migrati
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, cast
@@ -245,18 +245,24 @@ def _saved(game: Game) -> dict[str, Any]:
     ``lock_game``, ``game_of`` and ``save`` put them (nine attribute reads through
     the ORM's descriptors cost a command about 2 us); through the attributes if one
     is not there (a game this transaction inserted through the ORM)."""
-    try:
-        return dict(zip(_SAVED_KEYS, _SAVED_VALUES(game.__dict__), strict=True))
-    except KeyError:
-        return {key: getattr(game, column) for key, column in _SAVED}
+    return _params(game, _SAVED, _SAVED_KEYS, _SAVED_VALUES)
 
 
 def _played(game: Game) -> dict[str, Any]:
     """``_SAVE_PLAY``'s parameters, as ``_saved`` takes them."""
+    return _params(game, _PLAYED, _PLAYED_KEYS, _PLAYED_VALUES)
+
+
+def _params(
+    game: Game,
+    pairs: tuple[tuple[str, str], ...],
+    keys: tuple[str, ...],
+    values: Callable[[dict[str, Any]], tuple[Any, ...]],
+) -> dict[str, Any]:
     try:
-        return dict(zip(_PLAYED_KEYS, _PLAYED_VALUES(game.__dict__), strict=True))
+        return dict(zip(keys, values(game.__dict__), strict=True))
     except KeyError:
-        return {key: getattr(game, column) for key, column in _PLAYED}
+        return {key: getattr(game, column) for key, column in pairs}
 
 
 # Each of the UPDATE's parameters and the column it takes.
